@@ -1,0 +1,575 @@
+//===- TTOps.td - TinyTensor operations --------------------*- tablegen -*-===//
+//
+// Operation definitions of the `tt` dialect. Every op infers its result type
+// from its operands and attributes through InferTypeOpInterface; the shape
+// rules (broadcasting, reductions, matmul, ...) live in TypeInference.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TINYTENSOR_DIALECT_TT_TTOPS_TD
+#define TINYTENSOR_DIALECT_TT_TTOPS_TD
+
+include "TinyTensor/Dialect/TT/TTDialect.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// A tensor with a static shape, or an unranked tensor whose shape has not
+/// been inferred yet.
+class TT_TensorOf<list<Type> allowed> : TensorOf<allowed,
+    [Or<[IsUnrankedTensorTypePred, HasStaticShapePred]>],
+    "statically shaped or unranked tensor">;
+
+def TT_AnyTensor : TT_TensorOf<[F32, F64, I32, I1]>;
+def TT_NumericTensor : TT_TensorOf<[F32, F64, I32]>;
+def TT_FloatTensor : TT_TensorOf<[F32, F64]>;
+def TT_IndexTensor : TT_TensorOf<[I32]>;
+def TT_BoolTensor : TT_TensorOf<[I1]>;
+def TT_ElementType : AnyTypeOf<[F32, F64, I32, I1]>;
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+/// Every tt op is pure and infers its result type. Inferred and declared
+/// result types are compatible when their element types match and their
+/// shapes agree where both are known (unranked types match any shape).
+class TT_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TT_Dialect, mnemonic,
+         !listconcat([Pure, InferTypeOpAdaptorWithIsCompatible], traits)> {
+  code compatibleReturnTypesDef = [{
+    bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange l,
+                                            ::mlir::TypeRange r) {
+      return ::mlir::tt::areCompatibleTensorTypes(l, r);
+    }
+  }];
+  /// Families of ops append the shared definition of their inferReturnTypes.
+  code familyDef = "";
+  let extraClassDefinition = !strconcat(compatibleReturnTypesDef, familyDef);
+}
+
+class TT_BinaryOp<string mnemonic, list<Trait> traits = []>
+    : TT_Op<mnemonic, traits> {
+  let arguments = (ins TT_NumericTensor:$lhs, TT_NumericTensor:$rhs);
+  let results = (outs TT_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+  let familyDef = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      return ::mlir::tt::inferElementwiseResults(
+          loc, {adaptor.getLhs().getType(), adaptor.getRhs().getType()},
+          results);
+    }
+  }];
+}
+
+class TT_UnaryOp<string mnemonic, Type operandType, list<Trait> traits = []>
+    : TT_Op<mnemonic, traits> {
+  let arguments = (ins operandType:$input);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 1;
+  let familyDef = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location>,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      results.push_back(adaptor.getInput().getType());
+      return ::mlir::success();
+    }
+  }];
+}
+
+class TT_ReductionOp<string mnemonic, list<Trait> traits = []>
+    : TT_Op<mnemonic, traits> {
+  let results = (outs TT_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes (`keepdims` $keepdims^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let familyDef = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      return ::mlir::tt::inferReductionResults(
+          loc, adaptor.getInput().getType(), adaptor.getAxes(),
+          adaptor.getKeepdims(), results);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Constant
+//===----------------------------------------------------------------------===//
+
+def TT_ConstantOp : TT_Op<"constant", [ConstantLike]> {
+  let summary = "tensor constant";
+  let description = [{
+    Produces a tensor constant from a dense elements attribute. The result
+    type is the type of the attribute.
+
+    ```mlir
+    %0 = tt.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %1 = tt.constant dense<0> : tensor<4x4xi32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+def TT_AddOp : TT_BinaryOp<"add", [Commutative]> {
+  let summary = "elementwise addition with broadcasting";
+  let description = [{
+    Adds two tensors of the same element type elementwise. Shapes broadcast
+    as in NumPy: dimensions are aligned from the right and a dimension of
+    size 1 stretches to the other operand's size.
+
+    ```mlir
+    %0 = tt.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+}
+
+def TT_SubOp : TT_BinaryOp<"sub"> {
+  let summary = "elementwise subtraction with broadcasting";
+  let description = [{
+    Computes `lhs - rhs` elementwise with NumPy broadcasting.
+
+    ```mlir
+    %0 = tt.sub %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_MulOp : TT_BinaryOp<"mul", [Commutative]> {
+  let summary = "elementwise multiplication with broadcasting";
+  let description = [{
+    Multiplies two tensors elementwise with NumPy broadcasting.
+
+    ```mlir
+    %0 = tt.mul %a, %b : (tensor<2x1xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+}
+
+def TT_DivOp : TT_BinaryOp<"div"> {
+  let summary = "elementwise division with broadcasting";
+  let description = [{
+    Computes `lhs / rhs` elementwise with NumPy broadcasting. For `i32`
+    operands this is C-style truncating division; front ends implementing
+    NumPy's true division cast to a float type first.
+
+    ```mlir
+    %0 = tt.div %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_PowOp : TT_BinaryOp<"pow"> {
+  let summary = "elementwise power with broadcasting";
+  let description = [{
+    Raises `lhs` to the power `rhs` elementwise with NumPy broadcasting.
+    `pow(x, 2)` and `pow(x, 3)` with a splat constant exponent canonicalise
+    to multiplications.
+
+    ```mlir
+    %0 = tt.pow %x, %e : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+  let hasCanonicalizer = 1;
+}
+
+def TT_MaxOp : TT_BinaryOp<"max", [Commutative]> {
+  let summary = "elementwise maximum with broadcasting";
+  let description = [{
+    Elementwise maximum as `np.maximum`: NaN in either operand gives NaN.
+
+    ```mlir
+    %0 = tt.max %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_MinOp : TT_BinaryOp<"min", [Commutative]> {
+  let summary = "elementwise minimum with broadcasting";
+  let description = [{
+    Elementwise minimum as `np.minimum`: NaN in either operand gives NaN.
+
+    ```mlir
+    %0 = tt.min %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_CmpPredicateAttr : I64EnumAttr<"CmpPredicate", "comparison predicate", [
+    I64EnumAttrCase<"eq", 0>, I64EnumAttrCase<"ne", 1>,
+    I64EnumAttrCase<"lt", 2>, I64EnumAttrCase<"le", 3>,
+    I64EnumAttrCase<"gt", 4>, I64EnumAttrCase<"ge", 5>]> {
+  let cppNamespace = "::mlir::tt";
+}
+
+def TT_CmpOp : TT_Op<"cmp"> {
+  let summary = "elementwise comparison with broadcasting";
+  let description = [{
+    Compares two tensors of the same element type elementwise with NumPy
+    broadcasting and produces an `i1` tensor. Float comparisons are ordered
+    (false if either side is NaN) except `ne`, which is true for NaN, as in
+    NumPy.
+
+    ```mlir
+    %0 = tt.cmp lt, %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins TT_CmpPredicateAttr:$predicate, TT_NumericTensor:$lhs,
+                       TT_NumericTensor:$rhs);
+  let results = (outs TT_BoolTensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def TT_SelectOp : TT_Op<"select"> {
+  let summary = "elementwise selection (np.where) with broadcasting";
+  let description = [{
+    Picks `true_value` where `condition` is set and `false_value` elsewhere;
+    all three operands broadcast together as in `np.where`.
+
+    ```mlir
+    %0 = tt.select %c, %a, %b
+        : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins TT_BoolTensor:$condition, TT_NumericTensor:$true_value,
+                       TT_NumericTensor:$false_value);
+  let results = (outs TT_NumericTensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+def TT_NegOp : TT_UnaryOp<"neg", TT_NumericTensor> {
+  let summary = "elementwise negation";
+  let description = [{
+    ```mlir
+    %0 = tt.neg %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_AbsOp : TT_UnaryOp<"abs", TT_NumericTensor> {
+  let summary = "elementwise absolute value";
+  let description = [{
+    ```mlir
+    %0 = tt.abs %x : tensor<4xi32>
+    ```
+  }];
+}
+
+def TT_ExpOp : TT_UnaryOp<"exp", TT_FloatTensor> {
+  let summary = "elementwise exponential";
+  let description = [{
+    ```mlir
+    %0 = tt.exp %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_LogOp : TT_UnaryOp<"log", TT_FloatTensor> {
+  let summary = "elementwise natural logarithm";
+  let description = [{
+    ```mlir
+    %0 = tt.log %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_TanhOp : TT_UnaryOp<"tanh", TT_FloatTensor> {
+  let summary = "elementwise hyperbolic tangent";
+  let description = [{
+    ```mlir
+    %0 = tt.tanh %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_SqrtOp : TT_UnaryOp<"sqrt", TT_FloatTensor> {
+  let summary = "elementwise square root";
+  let description = [{
+    ```mlir
+    %0 = tt.sqrt %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_RsqrtOp : TT_UnaryOp<"rsqrt", TT_FloatTensor> {
+  let summary = "elementwise reciprocal square root";
+  let description = [{
+    Computes `1 / sqrt(x)`.
+
+    ```mlir
+    %0 = tt.rsqrt %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_ErfOp : TT_UnaryOp<"erf", TT_FloatTensor> {
+  let summary = "elementwise error function";
+  let description = [{
+    ```mlir
+    %0 = tt.erf %x : tensor<4xf32>
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Cast
+//===----------------------------------------------------------------------===//
+
+def TT_CastOp : TT_Op<"cast"> {
+  let summary = "element type conversion";
+  let description = [{
+    Converts every element to the element type `to`, keeping the shape.
+    Float to integer conversion truncates toward zero and integer or float to
+    `i1` compares with zero, as NumPy's `astype` does.
+
+    ```mlir
+    %0 = tt.cast %x to f64 : tensor<2x3xf32> -> tensor<2x3xf64>
+    ```
+  }];
+  let arguments = (ins TT_AnyTensor:$input, TypeAttrOf<TT_ElementType>:$to);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `to` $to attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def TT_SumOp : TT_ReductionOp<"sum"> {
+  let summary = "sum over axes";
+  let description = [{
+    Sums `input` over the listed axes (distinct, in `[0, rank)`). With
+    `keepdims` the reduced axes stay as size-1 dimensions, otherwise they are
+    removed.
+
+    ```mlir
+    %0 = tt.sum %x axes = [1] keepdims : tensor<2x3xf32> -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keepdims);
+}
+
+def TT_ReduceMaxOp : TT_ReductionOp<"reduce_max"> {
+  let summary = "maximum over axes";
+  let description = [{
+    Maximum of `input` over the listed axes, as `np.max` (NaN propagates).
+
+    ```mlir
+    %0 = tt.reduce_max %x axes = [0, 1] : tensor<2x3xf32> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keepdims);
+}
+
+def TT_MeanOp : TT_ReductionOp<"mean"> {
+  let summary = "arithmetic mean over axes";
+  let description = [{
+    Mean of a float tensor over the listed axes.
+
+    ```mlir
+    %0 = tt.mean %x axes = [1] keepdims : tensor<2x3xf32> -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins TT_FloatTensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keepdims);
+}
+
+def TT_VarOp : TT_ReductionOp<"var"> {
+  let summary = "variance over axes";
+  let description = [{
+    Variance of a float tensor over the listed axes: the mean of the squared
+    deviations from the mean, divided by `N - ddof` instead of `N` when
+    `ddof` is given (as `np.var`).
+
+    ```mlir
+    %0 = tt.var %x axes = [1] keepdims {ddof = 1 : i64}
+        : tensor<2x3xf32> -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins TT_FloatTensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keepdims,
+                       DefaultValuedAttr<I64Attr, "0">:$ddof);
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+def TT_MatmulOp : TT_Op<"matmul"> {
+  let summary = "matrix product with NumPy matmul semantics";
+  let description = [{
+    Matrix product following `np.matmul`: a 1-D `lhs` is treated as a row
+    vector and a 1-D `rhs` as a column vector (the added dimension is removed
+    from the result); operands of rank > 2 are stacks of matrices whose batch
+    dimensions broadcast.
+
+    ```mlir
+    %0 = tt.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    %1 = tt.matmul %c, %d
+        : (tensor<8x1x2x3xf32>, tensor<5x3x4xf32>) -> tensor<8x5x2x4xf32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$lhs, TT_NumericTensor:$rhs);
+  let results = (outs TT_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+def TT_TransposeOp : TT_Op<"transpose"> {
+  let summary = "permute dimensions";
+  let description = [{
+    Result dimension `i` is input dimension `permutation[i]`, as
+    `np.transpose(x, permutation)`.
+
+    ```mlir
+    %0 = tt.transpose %x [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins TT_AnyTensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input $permutation attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def TT_ReshapeOp : TT_Op<"reshape"> {
+  let summary = "reshape in row-major order";
+  let description = [{
+    Reinterprets the elements of `input`, in row-major order, with a new
+    static shape holding the same number of elements.
+
+    ```mlir
+    %0 = tt.reshape %x [3, 2] : tensor<2x3xf32> -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins TT_AnyTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input $shape attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def TT_BroadcastToOp : TT_Op<"broadcast_to"> {
+  let summary = "broadcast to a shape";
+  let description = [{
+    Broadcasts `input` to `shape` with NumPy's rules, as `np.broadcast_to`.
+
+    ```mlir
+    %0 = tt.broadcast_to %x [4, 3] : tensor<3xf32> -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins TT_AnyTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input $shape attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def TT_SliceOp : TT_Op<"slice"> {
+  let summary = "strided static slice";
+  let description = [{
+    Extracts `sizes[i]` elements along each dimension `i`, starting at
+    `starts[i]` and stepping by `strides[i]` (at least 1). Every accessed
+    index must lie inside the input.
+
+    ```mlir
+    %0 = tt.slice %x starts = [0, 1] sizes = [2, 2] strides = [1, 1]
+        : tensor<4x3xf32> -> tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins TT_AnyTensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$strides);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `starts` `=` $starts `sizes` `=` $sizes `strides` `=` $strides
+    attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def TT_ConcatOp : TT_Op<"concat"> {
+  let summary = "concatenate along an axis";
+  let description = [{
+    Joins one or more tensors of the same rank and element type along
+    `axis`; all other dimensions must agree (`np.concatenate`).
+
+    ```mlir
+    %0 = tt.concat %a, %b axis = 1
+        : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<TT_AnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $inputs `axis` `=` $axis attr-dict `:` functional-type($inputs, results)
+  }];
+  let hasFolder = 1;
+}
+
+def TT_GatherOp : TT_Op<"gather"> {
+  let summary = "gather rows of a table (table[ids])";
+  let description = [{
+    Indexes the first dimension of `table` with the `i32` tensor `indices`,
+    as NumPy's `table[indices]`: the result shape is the indices' shape
+    followed by the table's trailing dimensions. Negative indices count from
+    the end; indices outside `[-n, n)` are clamped.
+
+    ```mlir
+    %0 = tt.gather %wte[%ids] : (tensor<50x8xf32>, tensor<4xi32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins TT_AnyTensor:$table, TT_IndexTensor:$indices);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $table `[` $indices `]` attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+#endif // TINYTENSOR_DIALECT_TT_TTOPS_TD

@@ -1,0 +1,174 @@
+//===- TTOps.cpp - TinyTensor operations ----------------------------------===//
+//
+// Result type inference and verifiers. The shape rules themselves are in
+// TypeInference.cpp; this file only routes each op to its rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TinyTensor/Dialect/TT/TTOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tt;
+
+#include "TinyTensor/Dialect/TT/TTEnums.cpp.inc"
+
+LogicalResult mlir::tt::pushInferred(FailureOr<Type> type,
+                                    SmallVectorImpl<Type> &results) {
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+LogicalResult mlir::tt::inferElementwiseResults(std::optional<Location> loc,
+                                                TypeRange operands,
+                                                SmallVectorImpl<Type> &results,
+                                                Type elementType) {
+  return pushInferred(inferElementwiseType(loc, operands, elementType),
+                      results);
+}
+
+LogicalResult mlir::tt::inferReductionResults(std::optional<Location> loc,
+                                              Type input,
+                                              ArrayRef<int64_t> axes,
+                                              bool keepDims,
+                                              SmallVectorImpl<Type> &results) {
+  return pushInferred(inferReductionType(loc, input, axes, keepDims), results);
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &results) {
+  results.push_back(adaptor.getValue().getType());
+  return success();
+}
+
+LogicalResult ConstantOp::verify() {
+  auto type = dyn_cast<RankedTensorType>(getValue().getType());
+  if (!type || !type.hasStaticShape())
+    return emitOpError("value must be a statically shaped tensor, got ")
+           << getValue().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult CmpOp::inferReturnTypes(MLIRContext *context,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  return inferElementwiseResults(
+      loc, {adaptor.getLhs().getType(), adaptor.getRhs().getType()}, results,
+      IntegerType::get(context, 1));
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  Type valueType = cast<TensorType>(adaptor.getTrueValue().getType());
+  FailureOr<Type> values = inferElementwiseType(
+      loc, {adaptor.getTrueValue().getType(), adaptor.getFalseValue().getType()});
+  if (failed(values))
+    return failure();
+  // Broadcast the condition's shape in too (its element type differs).
+  auto condition = cast<TensorType>(adaptor.getCondition().getType());
+  FailureOr<std::optional<Shape>> shape = inferBroadcastShape(
+      loc, {condition.clone(cast<TensorType>(valueType).getElementType()),
+            adaptor.getTrueValue().getType(),
+            adaptor.getFalseValue().getType()});
+  if (failed(shape))
+    return failure();
+  results.push_back(
+      makeTensorType(*shape, cast<TensorType>(valueType).getElementType()));
+  return success();
+}
+
+LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  results.push_back(
+      cast<TensorType>(adaptor.getInput().getType()).clone(adaptor.getTo()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul and shape ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return pushInferred(inferMatmulType(loc, adaptor.getLhs().getType(),
+                                      adaptor.getRhs().getType()),
+                      results);
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  return pushInferred(inferTransposeType(loc, adaptor.getInput().getType(),
+                                         adaptor.getPermutation()),
+                      results);
+}
+
+LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  return pushInferred(
+      inferReshapeType(loc, adaptor.getInput().getType(), adaptor.getShape()),
+      results);
+}
+
+LogicalResult BroadcastToOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &results) {
+  return pushInferred(inferBroadcastToType(loc, adaptor.getInput().getType(),
+                                           adaptor.getShape()),
+                      results);
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  return pushInferred(inferSliceType(loc, adaptor.getInput().getType(),
+                                     adaptor.getStarts(), adaptor.getSizes(),
+                                     adaptor.getStrides()),
+                      results);
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return pushInferred(inferConcatType(loc, adaptor.getInputs().getTypes(),
+                                      adaptor.getAxis()),
+                      results);
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return pushInferred(inferGatherType(loc, adaptor.getTable().getType(),
+                                      adaptor.getIndices().getType()),
+                      results);
+}
+
+#define GET_OP_CLASSES
+#include "TinyTensor/Dialect/TT/TTOps.cpp.inc"

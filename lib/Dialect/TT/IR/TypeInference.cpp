@@ -1,0 +1,372 @@
+//===- TypeInference.cpp - Shape rules of the tt dialect ------------------===//
+//
+// Every shape rule of the dialect lives here, so that ops, passes and the C
+// API agree. Diagnostics name the operand, the dimension and the sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TinyTensor/Dialect/TT/TypeInference.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::tt;
+
+namespace {
+/// Streams a diagnostic to `loc` when it is set and to nowhere otherwise;
+/// converts to a failure of any result type.
+class OptionalError {
+public:
+  explicit OptionalError(std::optional<Location> loc) {
+    if (loc)
+      diag.emplace(emitError(*loc));
+  }
+  template <typename T>
+  OptionalError &operator<<(T &&value) {
+    if (diag)
+      *diag << std::forward<T>(value);
+    return *this;
+  }
+  operator LogicalResult() const { return failure(); }
+  template <typename T>
+  operator FailureOr<T>() const {
+    return failure();
+  }
+
+private:
+  std::optional<InFlightDiagnostic> diag;
+};
+
+std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return s;
+}
+} // namespace
+
+TensorType mlir::tt::makeTensorType(std::optional<Shape> shape,
+                                    Type elementType) {
+  if (!shape)
+    return UnrankedTensorType::get(elementType);
+  return RankedTensorType::get(*shape, elementType);
+}
+
+bool mlir::tt::areCompatibleTensorTypes(TypeRange lhs, TypeRange rhs) {
+  if (lhs.size() != rhs.size())
+    return false;
+  for (auto [l, r] : llvm::zip(lhs, rhs)) {
+    auto lt = dyn_cast<TensorType>(l), rt = dyn_cast<TensorType>(r);
+    if (!lt || !rt || lt.getElementType() != rt.getElementType())
+      return false;
+    if (!lt.hasRank() || !rt.hasRank())
+      continue;
+    if (lt.getShape() != rt.getShape())
+      return false;
+  }
+  return true;
+}
+
+FailureOr<std::optional<Shape>>
+mlir::tt::inferBroadcastShape(std::optional<Location> loc,
+                              TypeRange operands) {
+  for (Type t : operands)
+    if (!cast<TensorType>(t).hasRank())
+      return std::optional<Shape>();
+
+  int64_t rank = 0;
+  for (Type t : operands)
+    rank = std::max(rank, cast<RankedTensorType>(t).getRank());
+  Shape result(rank, 1);
+  // Which operand fixed result[i] (for the diagnostic).
+  SmallVector<int64_t> owner(rank, -1);
+  for (auto [idx, t] : llvm::enumerate(operands)) {
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(t).getShape();
+    int64_t offset = rank - static_cast<int64_t>(shape.size());
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      int64_t &out = result[offset + d];
+      if (size == out || size == 1)
+        continue;
+      if (out == 1) {
+        out = size;
+        owner[offset + d] = idx;
+        continue;
+      }
+      int64_t other = owner[offset + d];
+      auto otherShape = cast<RankedTensorType>(operands[other]).getShape();
+      int64_t otherDim =
+          offset + d - (rank - static_cast<int64_t>(otherShape.size()));
+      return OptionalError(loc)
+             << "operands are not broadcast-compatible: operand #" << idx
+             << " dimension " << d << " is " << size << ", expected " << out
+             << " or 1 to broadcast against dimension " << otherDim
+             << " of operand #" << other << " (shapes "
+             << formatShape(otherShape) << " and " << formatShape(shape)
+             << ")";
+    }
+  }
+  return std::optional<Shape>(result);
+}
+
+FailureOr<Type> mlir::tt::inferElementwiseType(std::optional<Location> loc,
+                                               TypeRange operands,
+                                               Type elementType) {
+  Type common = cast<TensorType>(operands.front()).getElementType();
+  for (auto [idx, t] : llvm::enumerate(operands)) {
+    Type et = cast<TensorType>(t).getElementType();
+    if (et != common)
+      return OptionalError(loc)
+             << "element type mismatch: operand #" << idx << " has element "
+             << "type " << et << " but operand #0 has " << common
+             << "; insert a tt.cast to make them agree";
+  }
+  FailureOr<std::optional<Shape>> shape = inferBroadcastShape(loc, operands);
+  if (failed(shape))
+    return failure();
+  return Type(makeTensorType(*shape, elementType ? elementType : common));
+}
+
+LogicalResult mlir::tt::verifyAxes(std::optional<Location> loc,
+                                   ArrayRef<int64_t> axes, int64_t rank) {
+  llvm::SmallBitVector seen(rank);
+  for (int64_t axis : axes) {
+    if (axis < 0 || axis >= rank)
+      return OptionalError(loc)
+             << "axis " << axis << " is out of range for a tensor of rank "
+             << rank << " (expected 0 <= axis < " << rank << ")";
+    if (seen.test(axis))
+      return OptionalError(loc) << "axis " << axis << " is repeated";
+    seen.set(axis);
+  }
+  return success();
+}
+
+FailureOr<Type> mlir::tt::inferReductionType(std::optional<Location> loc,
+                                             Type input,
+                                             ArrayRef<int64_t> axes,
+                                             bool keepDims) {
+  auto type = cast<TensorType>(input);
+  if (!type.hasRank())
+    return Type(UnrankedTensorType::get(type.getElementType()));
+  if (failed(verifyAxes(loc, axes, type.getRank())))
+    return failure();
+  Shape shape;
+  for (auto [d, size] : llvm::enumerate(type.getShape())) {
+    bool reduced = llvm::is_contained(axes, static_cast<int64_t>(d));
+    if (!reduced)
+      shape.push_back(size);
+    else if (keepDims)
+      shape.push_back(1);
+  }
+  return Type(RankedTensorType::get(shape, type.getElementType()));
+}
+
+FailureOr<Type> mlir::tt::inferMatmulType(std::optional<Location> loc,
+                                          Type lhs, Type rhs) {
+  auto lt = cast<TensorType>(lhs), rt = cast<TensorType>(rhs);
+  if (lt.getElementType() != rt.getElementType())
+    return OptionalError(loc)
+           << "element type mismatch: lhs has " << lt.getElementType()
+           << " but rhs has " << rt.getElementType();
+  Type et = lt.getElementType();
+  if (!lt.hasRank() || !rt.hasRank())
+    return Type(UnrankedTensorType::get(et));
+  if (lt.getRank() == 0 || rt.getRank() == 0)
+    return OptionalError(loc)
+           << "matmul operands must have rank >= 1, got rank "
+           << lt.getRank() << " and rank " << rt.getRank()
+           << " (use tt.mul for scalars)";
+
+  ArrayRef<int64_t> ls = lt.getShape(), rs = rt.getShape();
+  int64_t k = ls.back();
+  int64_t rk = rs.size() == 1 ? rs[0] : rs[rs.size() - 2];
+  if (k != rk)
+    return OptionalError(loc)
+           << "matmul contraction sizes differ: lhs dimension "
+           << ls.size() - 1 << " is " << k << " but rhs dimension "
+           << (rs.size() == 1 ? 0 : rs.size() - 2) << " is " << rk
+           << " (shapes " << formatShape(ls) << " and " << formatShape(rs)
+           << ")";
+
+  // Batch dimensions broadcast.
+  ArrayRef<int64_t> lb = ls.size() > 2 ? ls.drop_back(2) : ArrayRef<int64_t>();
+  ArrayRef<int64_t> rb = rs.size() > 2 ? rs.drop_back(2) : ArrayRef<int64_t>();
+  auto lbt = RankedTensorType::get(lb, et), rbt = RankedTensorType::get(rb, et);
+  FailureOr<std::optional<Shape>> batch =
+      inferBroadcastShape(std::nullopt, {lbt, rbt});
+  if (failed(batch))
+    return OptionalError(loc)
+           << "matmul batch dimensions are not broadcast-compatible: "
+           << formatShape(lb) << " vs " << formatShape(rb);
+
+  Shape shape = **batch;
+  if (ls.size() >= 2)
+    shape.push_back(ls[ls.size() - 2]);
+  if (rs.size() >= 2)
+    shape.push_back(rs.back());
+  return Type(RankedTensorType::get(shape, et));
+}
+
+FailureOr<Type> mlir::tt::inferTransposeType(std::optional<Location> loc,
+                                             Type input,
+                                             ArrayRef<int64_t> permutation) {
+  auto type = cast<TensorType>(input);
+  if (!type.hasRank())
+    return Type(UnrankedTensorType::get(type.getElementType()));
+  int64_t rank = type.getRank();
+  if (static_cast<int64_t>(permutation.size()) != rank)
+    return OptionalError(loc)
+           << "permutation " << formatShape(permutation) << " has "
+           << permutation.size() << " entries but the input has rank "
+           << rank;
+  llvm::SmallBitVector seen(rank);
+  Shape shape;
+  for (int64_t p : permutation) {
+    if (p < 0 || p >= rank || seen.test(p))
+      return OptionalError(loc)
+             << "permutation " << formatShape(permutation)
+             << " is not a permutation of [0, " << rank << ")";
+    seen.set(p);
+    shape.push_back(type.getDimSize(p));
+  }
+  return Type(RankedTensorType::get(shape, type.getElementType()));
+}
+
+FailureOr<Type> mlir::tt::inferReshapeType(std::optional<Location> loc,
+                                           Type input,
+                                           ArrayRef<int64_t> shape) {
+  auto type = cast<TensorType>(input);
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (size < 0)
+      return OptionalError(loc)
+             << "target shape " << formatShape(shape) << " has negative size "
+             << size << " at dimension " << d;
+  if (type.hasRank()) {
+    int64_t from = type.getNumElements();
+    int64_t to = ShapedType::getNumElements(shape);
+    if (from != to)
+      return OptionalError(loc)
+             << "cannot reshape " << formatShape(type.getShape()) << " ("
+             << from << " elements) to " << formatShape(shape) << " (" << to
+             << " elements)";
+  }
+  return Type(RankedTensorType::get(shape, type.getElementType()));
+}
+
+FailureOr<Type> mlir::tt::inferBroadcastToType(std::optional<Location> loc,
+                                               Type input,
+                                               ArrayRef<int64_t> shape) {
+  auto type = cast<TensorType>(input);
+  if (type.hasRank()) {
+    ArrayRef<int64_t> from = type.getShape();
+    if (from.size() > shape.size())
+      return OptionalError(loc)
+             << "cannot broadcast rank-" << from.size() << " shape "
+             << formatShape(from) << " to lower rank shape "
+             << formatShape(shape);
+    int64_t offset = shape.size() - from.size();
+    for (auto [d, size] : llvm::enumerate(from))
+      if (size != 1 && size != shape[offset + d])
+        return OptionalError(loc)
+               << "cannot broadcast " << formatShape(from) << " to "
+               << formatShape(shape) << ": input dimension " << d << " is "
+               << size << ", expected " << shape[offset + d] << " or 1";
+  }
+  return Type(RankedTensorType::get(shape, type.getElementType()));
+}
+
+FailureOr<Type> mlir::tt::inferSliceType(std::optional<Location> loc,
+                                         Type input, ArrayRef<int64_t> starts,
+                                         ArrayRef<int64_t> sizes,
+                                         ArrayRef<int64_t> strides) {
+  auto type = cast<TensorType>(input);
+  if (starts.size() != sizes.size() || sizes.size() != strides.size())
+    return OptionalError(loc)
+           << "starts, sizes and strides must have the same length, got "
+           << starts.size() << ", " << sizes.size() << " and "
+           << strides.size();
+  if (!type.hasRank())
+    return Type(RankedTensorType::get(sizes, type.getElementType()));
+  if (static_cast<int64_t>(starts.size()) != type.getRank())
+    return OptionalError(loc)
+           << "slice has " << starts.size() << " dimensions but the input "
+           << "has rank " << type.getRank();
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    int64_t dim = type.getDimSize(d);
+    if (strides[d] < 1)
+      return OptionalError(loc) << "stride " << strides[d]
+                                    << " of dimension " << d
+                                    << " must be at least 1";
+    if (sizes[d] < 0)
+      return OptionalError(loc) << "size " << sizes[d] << " of dimension "
+                                    << d << " is negative";
+    int64_t last = starts[d] + (sizes[d] - 1) * strides[d];
+    if (starts[d] < 0 || (sizes[d] > 0 && (starts[d] >= dim || last >= dim)))
+      return OptionalError(loc)
+             << "slice of dimension " << d << " (start " << starts[d]
+             << ", size " << sizes[d] << ", stride " << strides[d]
+             << ") is out of range for size " << dim;
+  }
+  return Type(RankedTensorType::get(sizes, type.getElementType()));
+}
+
+FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,
+                                          TypeRange inputs, int64_t axis) {
+  if (inputs.empty())
+    return OptionalError(loc) << "concat needs at least one input";
+  Type et = cast<TensorType>(inputs.front()).getElementType();
+  RankedTensorType first;
+  for (auto [idx, t] : llvm::enumerate(inputs)) {
+    auto type = cast<TensorType>(t);
+    if (type.getElementType() != et)
+      return OptionalError(loc)
+             << "element type mismatch: input #" << idx << " has "
+             << type.getElementType() << " but input #0 has " << et;
+    if (auto ranked = dyn_cast<RankedTensorType>(type); ranked && !first)
+      first = ranked;
+  }
+  if (!first || llvm::any_of(inputs, [](Type t) {
+        return !cast<TensorType>(t).hasRank();
+      }))
+    return Type(UnrankedTensorType::get(et));
+  int64_t rank = first.getRank();
+  if (axis < 0 || axis >= rank)
+    return OptionalError(loc) << "axis " << axis
+                                  << " is out of range for inputs of rank "
+                                  << rank;
+  Shape shape(first.getShape());
+  shape[axis] = 0;
+  for (auto [idx, t] : llvm::enumerate(inputs)) {
+    auto type = cast<RankedTensorType>(t);
+    if (type.getRank() != rank)
+      return OptionalError(loc)
+             << "rank mismatch: input #" << idx << " has rank "
+             << type.getRank() << " but input #0 has rank " << rank;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      if (type.getDimSize(d) != shape[d])
+        return OptionalError(loc)
+               << "input #" << idx << " dimension " << d << " is "
+               << type.getDimSize(d) << " but input #0 has " << shape[d]
+               << " (only the concatenation axis " << axis << " may differ)";
+    }
+    shape[axis] += type.getDimSize(axis);
+  }
+  return Type(RankedTensorType::get(shape, et));
+}
+
+FailureOr<Type> mlir::tt::inferGatherType(std::optional<Location> loc,
+                                          Type table, Type indices) {
+  auto tt = cast<TensorType>(table), it = cast<TensorType>(indices);
+  if (!tt.hasRank() || !it.hasRank())
+    return Type(UnrankedTensorType::get(tt.getElementType()));
+  if (tt.getRank() == 0)
+    return OptionalError(loc) << "cannot gather from a rank-0 table";
+  Shape shape(it.getShape());
+  llvm::append_range(shape, tt.getShape().drop_front());
+  return Type(RankedTensorType::get(shape, tt.getElementType()));
+}

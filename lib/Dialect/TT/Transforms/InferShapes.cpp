@@ -1,0 +1,107 @@
+//===- InferShapes.cpp - Refine unranked tt result types ------------------===//
+
+#include "TinyTensor/Dialect/TT/Passes.h"
+#include "TinyTensor/Dialect/TT/TTOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace tt {
+#define GEN_PASS_DEF_TTINFERSHAPES
+#include "TinyTensor/Dialect/TT/Passes.h.inc"
+} // namespace tt
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tt;
+
+namespace {
+
+bool isUnranked(Type t) { return isa<UnrankedTensorType>(t); }
+
+struct InferShapesPass
+    : public tt::impl::TTInferShapesBase<InferShapesPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    bool failedAny = false;
+    func.walk([&](Operation *op) {
+      if (op->getDialect() != op->getContext()->getLoadedDialect<TTDialect>())
+        return;
+      lookThroughShapeErasingCasts(op);
+      if (!llvm::any_of(op->getResultTypes(), isUnranked))
+        return;
+      if (failed(refine(op)))
+        failedAny = true;
+    });
+    if (failedAny)
+      return signalPassFailure();
+    refineFunctionResults(func);
+  }
+
+  /// Replaces operands produced by `tensor.cast` from a more refined type
+  /// with the cast's source.
+  static void lookThroughShapeErasingCasts(Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto castOp = operand.get().getDefiningOp<tensor::CastOp>();
+      if (castOp && isUnranked(castOp.getType()) &&
+          !isUnranked(castOp.getSource().getType()))
+        operand.set(castOp.getSource());
+    }
+  }
+
+  /// Sets the op's result types to the inferred ones; users outside tt that
+  /// expect the old type get a tensor.cast back to it.
+  static LogicalResult refine(Operation *op) {
+    auto inferrable = dyn_cast<InferTypeOpInterface>(op);
+    SmallVector<Type> inferred;
+    if (!inferrable ||
+        failed(inferrable.inferReturnTypes(
+            op->getContext(), op->getLoc(), op->getOperands(),
+            op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+            op->getRegions(), inferred))) {
+      op->emitError("unable to infer the result shape of this operation");
+      return failure();
+    }
+    OpBuilder builder(op->getContext());
+    builder.setInsertionPointAfter(op);
+    for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
+      Type old = result.getType();
+      if (old == type)
+        continue;
+      result.setType(type);
+      Value restored;
+      for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
+        Operation *user = use.getOwner();
+        if (user->getDialect() == op->getDialect() ||
+            isa<func::ReturnOp>(user))
+          continue;
+        if (!restored)
+          restored = tensor::CastOp::create(builder, op->getLoc(), old, result);
+        use.set(restored);
+      }
+    }
+    return success();
+  }
+
+  /// Gives the function the result types of the values it returns.
+  static void refineFunctionResults(func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    SmallVector<Type> results(func.getResultTypes());
+    bool changed = false;
+    func.walk([&](func::ReturnOp ret) {
+      for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+        if (isUnranked(results[i]) && !isUnranked(v.getType())) {
+          results[i] = v.getType();
+          changed = true;
+        }
+    });
+    if (changed)
+      func.setFunctionType(FunctionType::get(
+          func.getContext(), func.getArgumentTypes(), results));
+  }
+};
+
+} // namespace
