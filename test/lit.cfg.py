@@ -22,3 +22,16 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.tinytensor_tools_dir, config.llvm_tools_dir]
 tools = ["tiny-opt", ToolSubst("mlir-runner", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Compiled-and-run integration tests link MLIR's runner utility libraries.
+config.substitutions.append(
+    ("%mlir_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_c_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+# Compile with the CPU pipeline and run main() with mlir-runner.
+# Inserted first so that the tool and library substitutions expand inside it.
+config.substitutions.insert(
+    0,
+    ("%tt-run",
+     "tiny-opt --tt-lower-to-llvm | mlir-runner -O3 -e main -entry-point-result=void "
+     "-shared-libs=%mlir_runner_utils,%mlir_c_runner_utils"))

@@ -2,8 +2,10 @@
 
 #include "TinyTensor/InitAll.h"
 
+#include "TinyTensor/Conversion/Passes.h"
 #include "TinyTensor/Dialect/TT/Passes.h"
 #include "TinyTensor/Dialect/TT/TTDialect.h"
+#include "TinyTensor/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 void mlir::tt::registerTinyTensorDialects(DialectRegistry &registry) {
@@ -12,4 +14,6 @@ void mlir::tt::registerTinyTensorDialects(DialectRegistry &registry) {
 
 void mlir::tt::registerTinyTensorPasses() {
   registerTTPasses();
+  registerTinyTensorConversionPasses();
+  registerTTPipelines();
 }

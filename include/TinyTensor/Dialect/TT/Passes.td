@@ -21,4 +21,43 @@ def TTInferShapes : Pass<"tt-infer-shapes", "func::FuncOp"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def TTEmitCInterface : Pass<"tt-emit-c-interface", "ModuleOp"> {
+  let summary = "Mark public functions for C-interface wrappers";
+  let description = [{
+    Adds `llvm.emit_c_interface` to every public `func.func` with a body, so
+    that `--convert-func-to-llvm` emits `_mlir_ciface_<name>` wrappers that
+    take memref descriptors by pointer (what the ExecutionEngine and
+    TinyTensor's runtime call).
+  }];
+}
+
+def TTInterchangeContractions : Pass<"tt-interchange-contractions",
+                                     "func::FuncOp"> {
+  let summary = "Put reduction loops outside the innermost parallel loop";
+  let description = [{
+    Rewrites `linalg.matmul`, `linalg.batch_matmul`, `linalg.vecmat` and
+    contraction-shaped `linalg.generic` ops into generic form with the
+    reduction dimension moved before the last parallel dimension. Once
+    lowered to loops, the innermost loop then walks the contiguous rows of
+    the right operand and the result, which LLVM vectorises for the host CPU
+    without reassociating floating-point sums.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def TTApproximateMath : Pass<"tt-approximate-math"> {
+  let summary = "Replace f32 math functions by vectorisable polynomials";
+  let description = [{
+    Rewrites f32 `math.tanh`, `math.exp`, `math.log`, `math.erf` (and the
+    functions they are built from) into polynomial approximations made of
+    `arith` ops, which LLVM vectorises, instead of scalar libm calls. The
+    approximations are MLIR's upstream ones (errors of a few ulps). f64 ops
+    keep calling libm.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // TINYTENSOR_DIALECT_TT_PASSES_TD

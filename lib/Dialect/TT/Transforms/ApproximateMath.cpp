@@ -1,0 +1,33 @@
+//===- ApproximateMath.cpp - Polynomial math for vectorisation ------------===//
+
+#include "TinyTensor/Dialect/TT/Passes.h"
+
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace tt {
+#define GEN_PASS_DEF_TTAPPROXIMATEMATH
+#include "TinyTensor/Dialect/TT/Passes.h.inc"
+} // namespace tt
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+struct ApproximateMathPass
+    : public tt::impl::TTApproximateMathBase<ApproximateMathPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    // The functions tt lowers to, and the ones their approximations use.
+    auto approximated = [](StringRef name) {
+      return llvm::is_contained({"tanh", "exp", "expm1", "log", "log1p",
+                                 "log2", "erf"},
+                                name);
+    };
+    populateMathPolynomialApproximationPatterns(patterns, approximated);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Installs everything TinyTensor needs on Debian 12 or 13 (as root) and
+# builds it: Debian packages with apt, Python packages into ./.venv, MLIR's
+# Python bindings (cached outside the clone), then the C++ project.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${TT_BUILD_DIR:-$ROOT/build}"
+VENV="${TT_VENV:-$ROOT/.venv}"
+LLVM_PREFIX=/usr/lib/llvm-22
+
+log() { printf '\n==> %s\n' "$*"; }
+
+# --- Debian packages ---------------------------------------------------------
+APT_PACKAGES=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  clang-22 lld-22 libomp-22-dev
+  cmake ninja-build xz-utils ca-certificates
+)
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+if ((${#missing[@]})); then
+  log "Installing Debian packages: ${missing[*]}"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+else
+  log "Debian packages already installed"
+fi
+
+# --- Python virtual environment ---------------------------------------------
+PYTHON="${PYTHON:-python3}"
+if [[ ! -x "$VENV/bin/python" ]]; then
+  log "Creating virtual environment $VENV"
+  "$PYTHON" -m venv "$VENV"
+fi
+log "Installing Python packages into $VENV"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+  -r "$ROOT/python/requirements.txt"
+
+# --- MLIR Python bindings (cached outside the clone) -------------------------
+if [[ -f "$ROOT/scripts/build-mlir-python.sh" ]]; then
+  log "MLIR Python bindings"
+  MLIR_PYTHON_PACKAGE="$("$ROOT/scripts/build-mlir-python.sh" "$VENV/bin/python" | tail -n 1)"
+  PYTHON_CMAKE_ARGS=(
+    -DTINYTENSOR_ENABLE_PYTHON=ON
+    -DMLIR_PYTHON_PACKAGE_DIR="$MLIR_PYTHON_PACKAGE"
+    -DPython3_EXECUTABLE="$VENV/bin/python"
+  )
+else
+  PYTHON_CMAKE_ARGS=(-DPython3_EXECUTABLE="$VENV/bin/python")
+fi
+
+# --- Build ---------------------------------------------------------------------
+log "Configuring and building TinyTensor in $BUILD_DIR"
+cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DLLVM_USE_LINKER=lld \
+  -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+  -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+  "${PYTHON_CMAKE_ARGS[@]}"
+cmake --build "$BUILD_DIR"
+log "Setup complete"
