@@ -18,6 +18,8 @@ config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# RUN lines may start with LLVM's test tools (`not`, `count`).
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tinytensor_tools_dir, config.llvm_tools_dir]
 tools = ["tiny-opt", ToolSubst("mlir-runner", unresolved="ignore")]

@@ -51,6 +51,9 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.fastMath)
     pm.addPass(tt::createTTApproximateMath());
+  // math.ipowi (integer tt.pow) has no LLVM or libm lowering: expand it into
+  // a helper function first.
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(tt::createTTEmitCInterface());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -13,6 +13,12 @@ void mlir::tt::registerTinyTensorDialects(DialectRegistry &registry) {
 }
 
 void mlir::tt::registerTinyTensorPasses() {
+  // Registration is global and must happen once, however often it is asked
+  // for (tiny-opt, the C API and every Python context may all ask).
+  static bool registered = false;
+  if (registered)
+    return;
+  registered = true;
   registerTTPasses();
   registerTinyTensorConversionPasses();
   registerTTPipelines();

@@ -141,19 +141,27 @@ Attribute foldUnary(Attribute operand, Type resultType,
       });
 }
 
-/// True if `attr` is a constant whose every element equals `value`.
-bool isSplatOf(Attribute attr, double value) {
+/// True if `attr` is a constant whose every element equals `value`. For
+/// floats, `negativeZero` picks which zero matches a zero `value`: x + (-0.0)
+/// and x - (+0.0) are x for every x, while x + (+0.0) is not for x = -0.0.
+bool isSplatOf(Attribute attr, double value, bool negativeZero = false) {
   auto d = dyn_cast_if_present<DenseElementsAttr>(attr);
   if (!d || !d.isSplat())
     return false;
-  return elementAsDouble(d.getSplatValue<Attribute>()) == value;
+  Attribute element = d.getSplatValue<Attribute>();
+  double v = elementAsDouble(element);
+  if (v != value)
+    return false;
+  if (value == 0.0 && isa<FloatAttr>(element))
+    return std::signbit(v) == negativeZero;
+  return true;
 }
 
 /// `x op c` folds to `x` when c is the identity and broadcasting does not
 /// change x's type.
 OpFoldResult foldRightIdentity(Value lhs, Attribute rhs, Type resultType,
-                               double identity) {
-  if (lhs.getType() == resultType && isSplatOf(rhs, identity))
+                               double identity, bool negativeZero = false) {
+  if (lhs.getType() == resultType && isSplatOf(rhs, identity, negativeZero))
     return lhs;
   return {};
 }
@@ -167,11 +175,11 @@ OpFoldResult foldRightIdentity(Value lhs, Attribute rhs, Type resultType,
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r =
-          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0.0))
+  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(),
+                                         0.0, /*negativeZero=*/true))
     return r;
-  if (OpFoldResult r =
-          foldRightIdentity(getRhs(), adaptor.getLhs(), getType(), 0.0))
+  if (OpFoldResult r = foldRightIdentity(getRhs(), adaptor.getLhs(), getType(),
+                                         0.0, /*negativeZero=*/true))
     return r;
   return foldBinary(
       adaptor.getOperands(), getType(), [](double a, double b) { return a + b; },
@@ -222,10 +230,14 @@ OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
       [](int64_t a, int64_t b) -> std::optional<int64_t> {
         if (b < 0)
           return std::nullopt;
-        int64_t r = 1;
-        for (int64_t i = 0; i < b && i < 64; ++i)
-          r = static_cast<int32_t>(r * a);
-        return r;
+        // Square-and-multiply with i32 wrap-around.
+        uint32_t result = 1, base = static_cast<uint32_t>(a);
+        for (uint64_t e = b; e; e >>= 1) {
+          if (e & 1)
+            result *= base;
+          base *= base;
+        }
+        return static_cast<int32_t>(result);
       });
 }
 

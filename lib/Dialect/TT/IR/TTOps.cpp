@@ -76,22 +76,22 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
-  Type valueType = cast<TensorType>(adaptor.getTrueValue().getType());
-  FailureOr<Type> values = inferElementwiseType(
-      loc, {adaptor.getTrueValue().getType(), adaptor.getFalseValue().getType()});
-  if (failed(values))
+  auto onTrue = cast<TensorType>(adaptor.getTrueValue().getType());
+  auto onFalse = cast<TensorType>(adaptor.getFalseValue().getType());
+  if (onTrue.getElementType() != onFalse.getElementType()) {
+    if (loc)
+      mlir::emitError(*loc) << "element type mismatch: operand #2 has element type "
+                      << onFalse.getElementType() << " but operand #1 has "
+                      << onTrue.getElementType()
+                      << "; insert a tt.cast to make them agree";
     return failure();
-  // Broadcast the condition's shape in too (its element type differs).
+  }
+  // The condition takes part in broadcasting with the value element type so
+  // that operand numbers in diagnostics match the op's operands.
+  Type et = onTrue.getElementType();
   auto condition = cast<TensorType>(adaptor.getCondition().getType());
-  FailureOr<std::optional<Shape>> shape = inferBroadcastShape(
-      loc, {condition.clone(cast<TensorType>(valueType).getElementType()),
-            adaptor.getTrueValue().getType(),
-            adaptor.getFalseValue().getType()});
-  if (failed(shape))
-    return failure();
-  results.push_back(
-      makeTensorType(*shape, cast<TensorType>(valueType).getElementType()));
-  return success();
+  return inferElementwiseResults(loc, {condition.clone(et), onTrue, onFalse},
+                                 results);
 }
 
 LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location>,

@@ -260,6 +260,11 @@ FailureOr<Type> mlir::tt::inferBroadcastToType(std::optional<Location> loc,
                                                Type input,
                                                ArrayRef<int64_t> shape) {
   auto type = cast<TensorType>(input);
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (size < 0)
+      return OptionalError(loc)
+             << "target shape " << formatShape(shape) << " has negative size "
+             << size << " at dimension " << d;
   if (type.hasRank()) {
     ArrayRef<int64_t> from = type.getShape();
     if (from.size() > shape.size())
@@ -288,6 +293,15 @@ FailureOr<Type> mlir::tt::inferSliceType(std::optional<Location> loc,
            << "starts, sizes and strides must have the same length, got "
            << starts.size() << ", " << sizes.size() << " and "
            << strides.size();
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (strides[d] < 1)
+      return OptionalError(loc) << "stride " << strides[d]
+                                << " of dimension " << d
+                                << " must be at least 1";
+    if (sizes[d] < 0)
+      return OptionalError(loc) << "size " << sizes[d] << " of dimension "
+                                << d << " is negative";
+  }
   if (!type.hasRank())
     return Type(RankedTensorType::get(sizes, type.getElementType()));
   if (static_cast<int64_t>(starts.size()) != type.getRank())
@@ -296,13 +310,6 @@ FailureOr<Type> mlir::tt::inferSliceType(std::optional<Location> loc,
            << "has rank " << type.getRank();
   for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
     int64_t dim = type.getDimSize(d);
-    if (strides[d] < 1)
-      return OptionalError(loc) << "stride " << strides[d]
-                                    << " of dimension " << d
-                                    << " must be at least 1";
-    if (sizes[d] < 0)
-      return OptionalError(loc) << "size " << sizes[d] << " of dimension "
-                                    << d << " is negative";
     int64_t last = starts[d] + (sizes[d] - 1) * strides[d];
     if (starts[d] < 0 || (sizes[d] > 0 && (starts[d] >= dim || last >= dim)))
       return OptionalError(loc)

@@ -24,20 +24,26 @@ bool isUnranked(Type t) { return isa<UnrankedTensorType>(t); }
 struct InferShapesPass
     : public tt::impl::TTInferShapesBase<InferShapesPass> {
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
+    ModuleOp module = getOperation();
     bool failedAny = false;
-    func.walk([&](Operation *op) {
-      if (op->getDialect() != op->getContext()->getLoadedDialect<TTDialect>())
-        return;
-      lookThroughShapeErasingCasts(op);
-      if (!llvm::any_of(op->getResultTypes(), isUnranked))
-        return;
-      if (failed(refine(op)))
-        failedAny = true;
-    });
+    for (auto func : module.getOps<func::FuncOp>()) {
+      func.walk([&](Operation *op) {
+        if (!isa<TTDialect>(op->getDialect()))
+          return;
+        lookThroughShapeErasingCasts(op);
+        if (llvm::any_of(op->getResultTypes(), isUnranked) &&
+            failed(refine(op)))
+          failedAny = true;
+      });
+    }
     if (failedAny)
       return signalPassFailure();
-    refineFunctionResults(func);
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (SymbolTable::symbolKnownUseEmpty(func, module))
+        refineFunctionResults(func);
+      else
+        castReturnsToSignature(func);
+    }
   }
 
   /// Replaces operands produced by `tensor.cast` from a more refined type
@@ -83,6 +89,21 @@ struct InferShapesPass
       }
     }
     return success();
+  }
+
+  /// Keeps a called function's signature: returned values whose type was
+  /// refined are cast back to the declared result type.
+  static void castReturnsToSignature(func::FuncOp func) {
+    ArrayRef<Type> declared = func.getResultTypes();
+    func.walk([&](func::ReturnOp ret) {
+      OpBuilder builder(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Type expected = declared[operand.getOperandNumber()];
+        if (operand.get().getType() != expected)
+          operand.set(tensor::CastOp::create(builder, ret.getLoc(), expected,
+                                             operand.get()));
+      }
+    });
   }
 
   /// Gives the function the result types of the values it returns.

@@ -1,0 +1,32 @@
+/*===- TinyTensor-c/Dialects.h - C API of TinyTensor --------------*- C -*-===*\
+|*                                                                            *|
+|* The tt dialect, TinyTensor's passes and named pipelines, and the shape     *|
+|* rules, for the MLIR C API and the Python bindings built on it.             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TINYTENSOR_C_DIALECTS_H
+#define TINYTENSOR_C_DIALECTS_H
+
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TinyTensor, tt);
+
+/// Registers TinyTensor's passes and the named pipelines (`tt-optimize`,
+/// `tt-lower-to-llvm`) with the global pass registry, so that pass pipeline
+/// strings parsed by the C API (and Python's PassManager.parse) find them.
+MLIR_CAPI_EXPORTED void ttRegisterPasses(void);
+
+/// Adds everything TinyTensor programs need (tt and the upstream dialects and
+/// extensions that its pipelines produce) to `registry`.
+MLIR_CAPI_EXPORTED void ttRegisterAllDialects(MlirDialectRegistry registry);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // TINYTENSOR_C_DIALECTS_H

@@ -1,0 +1,106 @@
+// RUN: tiny-opt %s --split-input-file --tt-optimize --mlir-print-local-scope | FileCheck %s --check-prefix=FUSE
+// RUN: tiny-opt %s --split-input-file '--tt-optimize=fusion=false' --mlir-print-local-scope | FileCheck %s --check-prefix=NOFUSE
+// RUN: tiny-opt %s --split-input-file --tt-lower-to-llvm | FileCheck %s --check-prefix=LLVM \
+// RUN:   --implicit-check-not=tt. --implicit-check-not=linalg. \
+// RUN:   --implicit-check-not=tensor. --implicit-check-not=memref. \
+// RUN:   --implicit-check-not=bufferization. --implicit-check-not=func.func \
+// RUN:   --implicit-check-not=arith. --implicit-check-not=math. \
+// RUN:   --implicit-check-not=scf. --implicit-check-not=cf. \
+// RUN:   --implicit-check-not=affine. --implicit-check-not=unrealized_conversion_cast
+
+// The named pipelines: --tt-optimize (canonicalise, CSE, convert, fuse) and
+// --tt-lower-to-llvm (everything down to the LLVM dialect with C wrappers).
+
+// A chain of three elementwise ops (one broadcasting) fuses into a single
+// linalg.generic whose body computes all three; without fusion there are
+// three generics.
+
+// FUSE-LABEL: func.func @chain
+// FUSE-SAME:    (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>)
+// FUSE:         %[[R:.*]] = linalg.generic
+// FUSE-SAME:      indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// FUSE-SAME:      ins(%[[A]], %[[B]] : tensor<4x8xf32>, tensor<8xf32>)
+// FUSE-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32):
+// FUSE-NEXT:      %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// FUSE-NEXT:      %[[E:.*]] = math.exp %[[S]] : f32
+// FUSE-NEXT:      %[[M:.*]] = arith.mulf %[[E]], %[[X]] : f32
+// FUSE-NEXT:      linalg.yield %[[M]] : f32
+// FUSE-NOT:     linalg.generic
+// FUSE:         return %[[R]] : tensor<4x8xf32>
+
+// NOFUSE-LABEL: func.func @chain
+// NOFUSE-COUNT-3: linalg.generic
+// NOFUSE-NOT:     linalg.generic
+// NOFUSE:         return
+
+// LLVM-LABEL: llvm.func @chain(
+// LLVM:         llvm.intr.exp
+// LLVM-LABEL: llvm.func @_mlir_ciface_chain(
+// LLVM:         llvm.call @chain(
+func.func @chain(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = tt.add %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = tt.exp %0 : tensor<4x8xf32>
+  %2 = tt.mul %1, %a : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
+
+// -----
+
+// --tt-optimize canonicalises and CSEs the tt ops before converting: the
+// duplicated exp becomes one op, pow(x, 2) a multiplication, and everything
+// fuses into one generic.
+
+// FUSE-LABEL: func.func @cse_and_canonicalize
+// FUSE:         linalg.generic
+// FUSE-NEXT:    ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// FUSE-NEXT:      %[[E:.*]] = math.exp %[[X]] : f32
+// FUSE-NEXT:      %[[SQ:.*]] = arith.mulf %[[E]], %[[E]] : f32
+// FUSE-NEXT:      linalg.yield %[[SQ]] : f32
+// FUSE-NOT:     linalg.generic
+// FUSE-NOT:     math.powf
+// FUSE:         return
+
+// NOFUSE-LABEL: func.func @cse_and_canonicalize
+// NOFUSE-COUNT-2: linalg.generic
+// NOFUSE-NOT:     linalg.generic
+// NOFUSE:         return
+
+// LLVM-LABEL: llvm.func @cse_and_canonicalize(
+// LLVM-LABEL: llvm.func @_mlir_ciface_cse_and_canonicalize(
+func.func @cse_and_canonicalize(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = tt.exp %a : tensor<16xf32>
+  %1 = tt.exp %a : tensor<16xf32>
+  %2 = tt.mul %0, %1 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %2 : tensor<16xf32>
+}
+
+// -----
+
+// A module mixing contractions, gathers, reductions and calls. Public
+// functions get _mlir_ciface_ wrappers, private ones do not.
+
+// FUSE-LABEL: func.func private @helper
+// FUSE-LABEL: func.func @model
+// FUSE:         linalg.matmul
+// FUSE:         linalg.reduce
+
+// LLVM-LABEL: llvm.func @helper(
+// LLVM-NOT:     _mlir_ciface_helper
+// LLVM-LABEL: llvm.func @model(
+// LLVM:         llvm.call @helper(
+// LLVM-NOT:     _mlir_ciface_helper
+// LLVM-LABEL: llvm.func @_mlir_ciface_model(
+// LLVM:         llvm.call @model(
+// LLVM-NOT:     _mlir_ciface_helper
+func.func private @helper(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tt.tanh %a : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+func.func @model(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %ids: tensor<2xi32>)
+    -> (tensor<2x3xf32>, tensor<4xf32>) {
+  %h = call @helper(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = tt.matmul %h, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  %g = tt.gather %m[%ids] : (tensor<4x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  %v = tt.var %x axes = [1] {ddof = 1 : i64} : tensor<4x8xf32> -> tensor<4xf32>
+  return %g, %v : tensor<2x3xf32>, tensor<4xf32>
+}
