@@ -30,7 +30,8 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
 
 void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
                                     const PipelineOptions &options) {
-  buildTTOptimizePipeline(pm, options);
+  if (options.optimize)
+    buildTTOptimizePipeline(pm, options);
   if (options.interchange)
     pm.addNestedPass<func::FuncOp>(tt::createTTInterchangeContractions());
 
@@ -47,6 +48,10 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   }
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // The deallocation pipeline returns views of function arguments (e.g. a
+  // reshaped argument, or the argument itself) through bufferization.clone,
+  // which nothing else lowers: turn it into memref.alloc + memref.copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.fastMath)

@@ -16,6 +16,11 @@ namespace tt {
 
 /// Options shared by the TinyTensor pipelines.
 struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run the tt-optimize stage first (turn off when the "
+                     "input is already optimised linalg)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fusion{
       *this, "fusion",
       llvm::cl::desc("Fuse elementwise linalg ops (producers into consumers)"),

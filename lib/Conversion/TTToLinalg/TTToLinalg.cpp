@@ -436,9 +436,14 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
     auto lt = cast<RankedTensorType>(lhs.getType());
     auto rt = cast<RankedTensorType>(rhs.getType());
     Type et = lt.getElementType();
-    Value zeroInit = filledTensor(rewriter, loc, *type, rewriter.getZeroAttr(et));
+    if (lt.getRank() > 2 || rt.getRank() > 2) {
+      rewriter.replaceOp(op, batched(rewriter, loc, lhs, rhs, *type));
+      return success();
+    }
 
-    // Vector cases map to dedicated named ops.
+    // Vector and matrix cases map to dedicated named ops.
+    Value zeroInit =
+        filledTensor(rewriter, loc, *type, rewriter.getZeroAttr(et));
     Value result;
     if (lt.getRank() == 1 && rt.getRank() == 1)
       result = linalg::DotOp::create(rewriter, loc, ValueRange{lhs, rhs},
@@ -452,12 +457,10 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
       result = linalg::VecmatOp::create(rewriter, loc, ValueRange{lhs, rhs},
                                         zeroInit)
                    .getResult(0);
-    else if (lt.getRank() == 2 && rt.getRank() == 2)
+    else
       result = linalg::MatmulOp::create(rewriter, loc, ValueRange{lhs, rhs},
                                         zeroInit)
                    .getResult(0);
-    else
-      result = batched(rewriter, loc, lhs, rhs, *type);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -480,7 +483,7 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
       rhs = reshapeTensor(b, loc, rhs, rt);
     }
     ArrayRef<int64_t> ls = lt.getShape(), rs = rt.getShape();
-    int64_t m = ls[ls.size() - 2], k = ls.back(), n = rs.back();
+    int64_t m = ls[ls.size() - 2], n = rs.back();
     // Full result shape with both matrix dimensions.
     SmallVector<int64_t> batch(resultType.getShape());
     batch.resize(std::max(ls.size(), rs.size()) - 2);
@@ -530,7 +533,6 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
                    })
                    .getResult(0);
     }
-    (void)k;
     return reshapeTensor(b, loc, result, resultType);
   }
 };

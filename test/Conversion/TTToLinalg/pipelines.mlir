@@ -34,7 +34,7 @@
 // NOFUSE:         return
 
 // LLVM-LABEL: llvm.func @chain(
-// LLVM:         llvm.intr.exp
+// LLVM-NOT:     llvm.intr.exp
 // LLVM-LABEL: llvm.func @_mlir_ciface_chain(
 // LLVM:         llvm.call @chain(
 func.func @chain(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
@@ -54,24 +54,27 @@ func.func @chain(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
 // FUSE:         linalg.generic
 // FUSE-NEXT:    ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
 // FUSE-NEXT:      %[[E:.*]] = math.exp %[[X]] : f32
-// FUSE-NEXT:      %[[SQ:.*]] = arith.mulf %[[E]], %[[E]] : f32
+// FUSE-NEXT:      %[[S:.*]] = arith.addf %[[E]], %[[E]] : f32
+// FUSE-NEXT:      %[[SQ:.*]] = arith.mulf %[[S]], %[[S]] : f32
 // FUSE-NEXT:      linalg.yield %[[SQ]] : f32
 // FUSE-NOT:     linalg.generic
 // FUSE-NOT:     math.powf
 // FUSE:         return
 
 // NOFUSE-LABEL: func.func @cse_and_canonicalize
-// NOFUSE-COUNT-2: linalg.generic
+// NOFUSE-COUNT-3: linalg.generic
 // NOFUSE-NOT:     linalg.generic
 // NOFUSE:         return
 
 // LLVM-LABEL: llvm.func @cse_and_canonicalize(
 // LLVM-LABEL: llvm.func @_mlir_ciface_cse_and_canonicalize(
 func.func @cse_and_canonicalize(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %two = tt.constant dense<2.0> : tensor<f32>
   %0 = tt.exp %a : tensor<16xf32>
   %1 = tt.exp %a : tensor<16xf32>
-  %2 = tt.mul %0, %1 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-  return %2 : tensor<16xf32>
+  %2 = tt.add %0, %1 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %3 = tt.pow %2, %two : (tensor<16xf32>, tensor<f32>) -> tensor<16xf32>
+  return %3 : tensor<16xf32>
 }
 
 // -----
@@ -103,4 +106,33 @@ func.func @model(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %ids: tensor<2xi32>)
   %g = tt.gather %m[%ids] : (tensor<4x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
   %v = tt.var %x axes = [1] {ddof = 1 : i64} : tensor<4x8xf32> -> tensor<4xf32>
   return %g, %v : tensor<2x3xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Integer pow lowers through math.ipowi, expanded into a private helper
+// function (no C wrapper) by --convert-math-to-funcs.
+
+// LLVM-LABEL: llvm.func @pow_i32(
+// LLVM:         llvm.call @__mlir_math_ipowi_i32(
+// LLVM-LABEL: llvm.func @_mlir_ciface_pow_i32(
+// LLVM-LABEL: llvm.func linkonce_odr @__mlir_math_ipowi_i32(
+// LLVM-NOT:     _mlir_ciface___mlir_math_ipowi
+func.func @pow_i32(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = tt.pow %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Returning an argument, or a view of one, makes the deallocation pipeline
+// emit bufferization.clone, which must be lowered too (to an allocation and
+// a copy).
+
+// LLVM-LABEL: llvm.func @return_views(
+// LLVM:         llvm.call @malloc(
+// LLVM-LABEL: llvm.func @_mlir_ciface_return_views(
+func.func @return_views(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<6xf32>) {
+  %0 = tt.reshape %a [6] : tensor<2x3xf32> -> tensor<6xf32>
+  return %a, %0 : tensor<2x3xf32>, tensor<6xf32>
 }

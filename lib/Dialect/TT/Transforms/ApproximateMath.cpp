@@ -21,9 +21,12 @@ struct ApproximateMathPass
     RewritePatternSet patterns(&getContext());
     // The functions tt lowers to, and the ones their approximations use.
     auto approximated = [](StringRef name) {
-      return llvm::is_contained({"tanh", "exp", "expm1", "log", "log1p",
-                                 "log2", "erf"},
-                                name);
+      return llvm::is_contained(
+          {math::TanhOp::getOperationName(), math::ExpOp::getOperationName(),
+           math::ExpM1Op::getOperationName(), math::LogOp::getOperationName(),
+           math::Log1pOp::getOperationName(),
+           math::Log2Op::getOperationName(), math::ErfOp::getOperationName()},
+          name);
     };
     populateMathPolynomialApproximationPatterns(patterns, approximated);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
