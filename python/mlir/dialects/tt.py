@@ -1,0 +1,12 @@
+"""The tt dialect: op classes generated from TinyTensor's ODS.
+
+Every tt op infers its result type through the dialect's own
+InferTypeOpInterface, so builders take operands and attributes only::
+
+    from mlir.dialects import tt
+    c = tt.add(a, b)          # result type computed by the dialect
+"""
+
+from ._tt_ops_gen import *  # noqa: F401,F403
+from ._tt_enum_gen import *  # noqa: F401,F403
+from .._mlir_libs._ttDialects.tt import register_dialect, register_passes  # noqa: F401

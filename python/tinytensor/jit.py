@@ -1,0 +1,275 @@
+"""`tinytensor.jit`: trace a NumPy function to `tt`, compile, run.
+
+    @jit
+    def f(x, bias):
+        return x * 2.0 + bias
+
+The first call with a given tuple of argument types (shape, dtype) traces
+`f` with symbolic values, builds a `tt` module, lowers it with the named
+pipelines and creates an executable; later calls with the same types reuse
+it. NumPy arrays that `f` reads from its enclosing scope (closure variables
+and globals, also inside dicts, lists and tuples) become trailing arguments
+of the compiled function, read afresh at every call: their shape and dtype
+are part of the specialisation, their values are not compiled in.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+from typing import Any, Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from . import compiler
+from ._mlir import func, ir, new_context
+from .builder import tensor_type, user_location
+from .runtime import Executable
+from .tracing import Tracer, TraceContext, as_tracer
+from .types import TensorType
+
+_ENTRY = "main"
+
+
+# -- arrays captured from the enclosing scope -----------------------------------
+
+def _collect_arrays(value, out: List[np.ndarray], depth: int = 0) -> None:
+    if isinstance(value, np.ndarray):
+        if value.ndim and value.dtype in (np.float32, np.float64, np.int32,
+                                          np.bool_):
+            out.append(value)
+    elif depth < 8 and isinstance(value, dict):
+        for v in value.values():
+            _collect_arrays(v, out, depth + 1)
+    elif depth < 8 and isinstance(value, (list, tuple)):
+        for v in value:
+            _collect_arrays(v, out, depth + 1)
+
+
+def _scope_names(fn) -> List[Tuple[str, Any]]:
+    """(name, value) of the closure variables and globals `fn` reads."""
+    code = fn.__code__
+    names = []
+    for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
+        try:
+            names.append((name, cell.cell_contents))
+        except ValueError:  # empty cell
+            pass
+    for name in code.co_names:
+        if name in fn.__globals__:
+            names.append((name, fn.__globals__[name]))
+    return names
+
+
+def _scope_arrays(fn) -> List[np.ndarray]:
+    """The distinct NumPy arrays reachable from `fn`'s scope, in order."""
+    arrays: List[np.ndarray] = []
+    for _, value in _scope_names(fn):
+        _collect_arrays(value, arrays)
+    seen, unique = set(), []
+    for a in arrays:
+        if id(a) not in seen:
+            seen.add(id(a))
+            unique.append(a)
+    return unique
+
+
+def _substitute(value, mapping: Dict[int, Tracer], depth: int = 0):
+    if isinstance(value, np.ndarray):
+        return mapping.get(id(value), value)
+    if depth < 8 and isinstance(value, dict):
+        return type(value)((k, _substitute(v, mapping, depth + 1))
+                           for k, v in value.items())
+    if depth < 8 and isinstance(value, (list, tuple)) and not hasattr(
+            value, "_fields"):
+        return type(value)(_substitute(v, mapping, depth + 1) for v in value)
+    return value
+
+
+def _with_scope(fn, mapping: Dict[int, Tracer]):
+    """A copy of `fn` whose closure and globals see tracers for arrays."""
+    code = fn.__code__
+    closure = None
+    if fn.__closure__:
+        cells = []
+        for cell in fn.__closure__:
+            try:
+                cells.append(types.CellType(_substitute(cell.cell_contents,
+                                                        mapping)))
+            except ValueError:
+                cells.append(cell)
+        closure = tuple(cells)
+    globals_ = dict(fn.__globals__)
+    for name in code.co_names:
+        if name in globals_:
+            globals_[name] = _substitute(globals_[name], mapping)
+    copy = types.FunctionType(code, globals_, fn.__name__, fn.__defaults__,
+                              closure)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    return copy
+
+
+# -- compiled functions ----------------------------------------------------------
+
+class Compiled:
+    """One specialisation of a jitted function.
+
+    Attributes: `module` (the traced tt module, as text), `optimized` (after
+    canonicalisation, CSE, conversion to linalg and fusion), `lowered` (the
+    LLVM dialect module that runs), `input_types`, `output_types`.
+    """
+
+    def __init__(self, fn, pack, arg_types: Sequence[TensorType],
+                 scope: Sequence[np.ndarray]):
+        self._pack = pack
+        self.input_types = list(arg_types)
+        context = new_context()
+        with context, ir.Location.unknown():
+            module = ir.Module.create()
+            self._trace(fn, module, context, scope)
+            self.module = str(module)
+            compiler.optimize(module)
+            self.optimized = str(module)
+            compiler.lower_optimized_to_llvm(module)
+            self.lowered = str(module)
+            self._executable = Executable(
+                module, _ENTRY,
+                self.input_types + [TensorType.of(a, "captured array")
+                                    if a.dtype != np.bool_ else
+                                    TensorType(a.shape, np.int32)
+                                    for a in self._captured],
+                self.output_types)
+        self._context = context
+
+    def _trace(self, fn, module, context, scope):
+        with ir.InsertionPoint(module.body):
+            ftype = ir.FunctionType.get(
+                [tensor_type(t.shape, t.dtype) for t in self.input_types], [])
+            fop = func.FuncOp(_ENTRY, ftype)
+            block = fop.add_entry_block()
+        trace = TraceContext(context, block)
+        previous, TraceContext.current = TraceContext.current, trace
+        try:
+            with ir.InsertionPoint(block):
+                args = [Tracer(a) for a in block.arguments]
+                mapping = {id(a): trace.capture(a) for a in scope}
+                pargs, pkwargs = self._pack(args)
+                out = _with_scope(fn, mapping)(*pargs, **pkwargs)
+                results, self._structure = self._flatten(out)
+                values, self._bool_results = [], []
+                for r in results:
+                    t = as_tracer(r)
+                    # Booleans leave as int32 (NumPy bool is one byte).
+                    values.append(t.astype(np.int32).value
+                                  if t.dtype == np.bool_ else t.value)
+                    self._bool_results.append(t.dtype == np.bool_)
+                func.ReturnOp(values, loc=user_location())
+        finally:
+            TraceContext.current = previous
+            trace.builder.diagnostics.detach()
+        self._captured = list(trace.captured)
+        fop.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+            [a.type for a in block.arguments], [v.type for v in values]))
+        self.output_types = [
+            TensorType(tuple(ir.RankedTensorType(v.type).shape),
+                       np.int32 if b else _dtype(v))
+            for v, b in zip(values, self._bool_results)]
+        if not module.operation.verify():
+            raise compiler.CompilationError("traced module does not verify")
+
+    @staticmethod
+    def _flatten(out):
+        if isinstance(out, (tuple, list)):
+            return list(out), type(out)
+        return [out], None
+
+    def __call__(self, *args):
+        arrays = list(args) + [a.astype(np.int32) if a.dtype == np.bool_
+                               else a for a in self._captured]
+        results = self._executable(arrays)
+        results = [r.astype(np.bool_) if b else r
+                   for r, b in zip(results, self._bool_results)]
+        results = [r[()] if r.ndim == 0 else r for r in results]
+        if self._structure is None:
+            return results[0]
+        return self._structure(results)
+
+
+def _dtype(value: ir.Value) -> np.dtype:
+    from .builder import dtype_of
+    return dtype_of(value)
+
+
+class jit:
+    """Decorator: compile a NumPy function on first call per argument types.
+
+    Calling a jitted function while another one is being traced inlines it.
+    """
+
+    def __init__(self, fn):
+        if not callable(fn):
+            raise TypeError(f"jit expects a function, got {type(fn).__name__}")
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self._signature = inspect.signature(fn)
+        self._cache: Dict[tuple, Compiled] = {}
+
+    def _arguments(self, args, kwargs) -> Tuple[list, List[TensorType]]:
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.fn.__name__}(): {e}") from None
+        bound.apply_defaults()
+        values, types_ = [], []
+        for name, value in bound.arguments.items():
+            param = self._signature.parameters[name]
+            if param.kind == param.VAR_POSITIONAL:
+                items = [(f"{name}[{i}]", v) for i, v in enumerate(value)]
+            elif param.kind == param.VAR_KEYWORD:
+                items = [(f"{name}[{k!r}]", v) for k, v in value.items()]
+            else:
+                items = [(name, value)]
+            for label, v in items:
+                types_.append(TensorType.of(
+                    v, f"argument '{label}' of {self.fn.__name__}()"))
+                values.append(v)
+        return values, types_
+
+    def _key(self, types_, scope):
+        return (tuple(types_),
+                tuple((a.shape, a.dtype.str) for a in scope))
+
+    def compile(self, *args, **kwargs) -> Compiled:
+        """The compiled specialisation for these arguments."""
+        _, types_ = self._arguments(args, kwargs)
+        scope = _scope_arrays(self.fn)
+        key = self._key(types_, scope)
+        compiled = self._cache.get(key)
+        if compiled is None:
+            compiled = Compiled(self.fn, self._pack, types_, scope)
+            self._cache[key] = compiled
+        return compiled
+
+    def _pack(self, values):
+        """Re-packs flat argument values into the user's signature."""
+        it = iter(values)
+        args, kwargs = [], {}
+        for name, p in self._signature.parameters.items():
+            if p.kind == p.VAR_POSITIONAL or p.kind == p.VAR_KEYWORD:
+                raise TypeError(f"{self.fn.__name__}(): jit does not support "
+                                f"*args/**kwargs parameters")
+            if p.kind == p.KEYWORD_ONLY:
+                kwargs[name] = next(it)
+            else:
+                args.append(next(it))
+        return args, kwargs
+
+    def __call__(self, *args, **kwargs):
+        if TraceContext.current is not None:
+            return self.fn(*args, **kwargs)  # inline into the outer trace
+        values, _ = self._arguments(args, kwargs)
+        return self.compile(*args, **kwargs)(*values)
+
+    def __repr__(self):
+        return f"<tinytensor.jit {self.fn.__qualname__}>"

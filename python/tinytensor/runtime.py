@@ -1,0 +1,81 @@
+"""Running compiled code: MLIR's ExecutionEngine plus a ctypes call path.
+
+Compiled functions take every input and output as a memref descriptor
+pointer (the `_mlir_ciface_` C interface with outputs as trailing
+arguments). C-contiguous NumPy arrays are passed without copying; outputs
+are allocated here with NumPy.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import List, Sequence
+
+import numpy as np
+
+from ._mlir import execution_engine, ir
+from .types import TensorType
+
+_LLVM_LIB_DIR = os.environ.get("TT_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
+_SHARED_LIBS = [os.path.join(_LLVM_LIB_DIR, "libmlir_c_runner_utils.so")]
+
+_DESCRIPTORS = {}
+
+
+def _descriptor_type(rank: int):
+    """ctypes struct of a rank-`rank` memref descriptor."""
+    if rank not in _DESCRIPTORS:
+        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                  ("offset", ctypes.c_int64)]
+        if rank:
+            fields += [("sizes", ctypes.c_int64 * rank),
+                       ("strides", ctypes.c_int64 * rank)]
+        _DESCRIPTORS[rank] = type(f"MemRef{rank}D", (ctypes.Structure,),
+                                  {"_fields_": fields})
+    return _DESCRIPTORS[rank]
+
+
+def _descriptor(array: np.ndarray):
+    desc = _descriptor_type(array.ndim)()
+    desc.allocated = desc.aligned = array.ctypes.data
+    desc.offset = 0
+    if array.ndim:
+        desc.sizes[:] = array.shape
+        desc.strides[:] = [s // array.itemsize for s in array.strides]
+    return desc
+
+
+class Executable:
+    """A lowered module's entry function, callable with NumPy arrays."""
+
+    def __init__(self, module: ir.Module, name: str,
+                 inputs: Sequence[TensorType], outputs: Sequence[TensorType]):
+        self.engine = execution_engine.ExecutionEngine(
+            module, opt_level=3, shared_libs=_SHARED_LIBS)
+        # raw_lookup gives the packed wrapper of the C-interface function:
+        # it takes one array holding the address of each argument, and each
+        # argument is a pointer to a memref descriptor.
+        address = self.engine.raw_lookup(f"_mlir_ciface_{name}")
+        if not address:
+            raise RuntimeError(f"compiled module has no entry point '{name}'")
+        self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
+        self._nargs = len(inputs) + len(outputs)
+        self.inputs = list(inputs)
+        self.outputs = list(outputs)
+
+    def __call__(self, arrays: Sequence[np.ndarray]) -> List[np.ndarray]:
+        keep = []
+        for array, t in zip(arrays, self.inputs):
+            if array.dtype != t.dtype:
+                array = array.astype(t.dtype)
+            if not array.flags.c_contiguous:
+                array = array.copy()  # ascontiguousarray would make 0-d 1-d
+            keep.append(array)
+        results = [np.empty(t.shape, t.dtype) for t in self.outputs]
+        descs = [_descriptor(a) for a in keep + results]
+        pointers = [ctypes.c_void_p(ctypes.addressof(d)) for d in descs]
+        packed = (ctypes.c_void_p * self._nargs)(
+            *[ctypes.addressof(p) for p in pointers])
+        self._fn(packed)
+        return results

@@ -1,0 +1,597 @@
+"""Tracing: symbolic values that record NumPy operations as `tt` IR.
+
+A `Tracer` stands for one tensor value while a function is being traced. Its
+operators, its NumPy protocols (`__array_ufunc__`, `__array_function__`) and
+its array-like methods each append one or a few tt ops at the current
+insertion point. Shapes come from the tt dialect's type inference; result
+dtypes come from the installed NumPy (see `types.result_dtype`).
+"""
+
+from __future__ import annotations
+
+import builtins
+import numbers
+from typing import Callable, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from .builder import IRBuilder, dtype_of, shape_of, user_location
+from .types import check_dtype, common_dtype, result_dtype
+from ._mlir import ir
+
+
+class TracingError(TypeError):
+    """A Python construct that cannot be traced (data-dependent control
+    flow, conversion of a traced value to a Python or NumPy value)."""
+
+
+class TraceContext:
+    """The state of one trace: the IR builder, the function's block and the
+    NumPy arrays that became extra (trailing) arguments."""
+
+    current: Optional["TraceContext"] = None
+
+    def __init__(self, context: ir.Context, block: ir.Block):
+        self.context = context
+        self.block = block
+        self.builder = IRBuilder(context)
+        self.captured: List[np.ndarray] = []
+        self._captured_ids: Dict[int, "Tracer"] = {}
+
+    def capture(self, array: np.ndarray) -> "Tracer":
+        """The traced value of a concrete NumPy array: a trailing argument,
+        one per distinct array object."""
+        key = id(array)
+        if key not in self._captured_ids:
+            if array.ndim == 0 or array.dtype not in (
+                    np.float32, np.float64, np.int32, np.bool_):
+                return self.constant(array)
+            from .builder import tensor_type
+            if array.dtype == np.bool_:
+                # Booleans travel as int32 and are converted back in the IR.
+                arg = self.block.add_argument(
+                    tensor_type(array.shape, np.int32), user_location())
+                self.captured.append(array)
+                value = self.builder.compare(
+                    "ne", arg, self.constant(np.zeros((), np.int32)).value)
+            else:
+                arg = self.block.add_argument(
+                    tensor_type(array.shape, array.dtype), user_location())
+                self.captured.append(array)
+                value = arg
+            self._captured_ids[key] = Tracer(value)
+        return self._captured_ids[key]
+
+    def constant(self, value, dtype=None) -> "Tracer":
+        array = np.asarray(value, dtype=dtype)
+        check_dtype(array.dtype, "constant")
+        return Tracer(self.builder.constant(array))
+
+
+def _ctx() -> TraceContext:
+    if TraceContext.current is None:
+        raise TracingError("a traced value was used outside of its trace")
+    return TraceContext.current
+
+
+def _is_scalar(x) -> bool:
+    return isinstance(x, (numbers.Number, np.generic)) and not isinstance(
+        x, np.ndarray)
+
+
+def as_tracer(x, dtype=None) -> "Tracer":
+    """Lifts `x` into the trace: tracers stay, arrays are captured, Python
+    and NumPy scalars become constants of `dtype`."""
+    if isinstance(x, Tracer):
+        return x if dtype is None else x.astype(dtype)
+    if isinstance(x, np.ndarray):
+        t = _ctx().capture(x)
+        return t if dtype is None else t.astype(dtype)
+    if _is_scalar(x) or isinstance(x, (list, tuple)):
+        return _ctx().constant(x, dtype=dtype)
+    raise TypeError(f"cannot use a {type(x).__name__} in a traced "
+                    f"computation")
+
+
+def _normalize_axes(axis, ndim: int) -> tuple:
+    if axis is None:
+        return tuple(range(ndim))
+    return tuple(sorted(np.lib.array_utils.normalize_axis_tuple(axis, ndim)))
+
+
+# Binary ufuncs: (tt op, kind); kind "arith" casts operands to the result
+# dtype, "compare" to their common dtype and yields bool.
+_BINARY = {
+    np.add: ("add", "arith"), np.subtract: ("sub", "arith"),
+    np.multiply: ("mul", "arith"), np.true_divide: ("div", "arith"),
+    np.power: ("pow", "arith"), np.maximum: ("max", "arith"),
+    np.minimum: ("min", "arith"),
+    np.equal: ("eq", "compare"), np.not_equal: ("ne", "compare"),
+    np.less: ("lt", "compare"), np.less_equal: ("le", "compare"),
+    np.greater: ("gt", "compare"), np.greater_equal: ("ge", "compare"),
+}
+_UNARY = {np.negative: "neg", np.exp: "exp", np.log: "log", np.tanh: "tanh",
+          np.sqrt: "sqrt", np.absolute: "abs", np.positive: None}
+
+_HANDLED_FUNCTIONS: Dict[Callable, Callable] = {}
+
+
+def implements(*np_functions):
+    """Registers a `__array_function__` implementation."""
+    def decorator(fn):
+        for f in np_functions:
+            _HANDLED_FUNCTIONS[f] = fn
+        return fn
+    return decorator
+
+
+class Tracer:
+    """A traced tensor value."""
+
+    __array_priority__ = 1000
+
+    def __init__(self, value: ir.Value):
+        self.value = value
+        self.shape = shape_of(value)
+        self.dtype = dtype_of(value)
+
+    # -- attributes --------------------------------------------------------
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def T(self) -> "Tracer":
+        return self.transpose()
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized (rank-0) traced value")
+        return self.shape[0]
+
+    def __repr__(self):
+        return f"Tracer(shape={self.shape}, dtype={self.dtype})"
+
+    # -- conversions that cannot be traced -----------------------------------
+    def __bool__(self):
+        raise TracingError(
+            "the truth value of a traced array is not known while tracing: "
+            "data-dependent Python control flow (if/while/and/or on array "
+            "values) cannot be compiled; use np.where(...) instead")
+
+    def _concrete(self, *args, **kwargs):
+        raise TracingError(
+            "a traced array has no concrete value while tracing; it cannot "
+            "be converted to a Python number or NumPy array")
+
+    __float__ = __int__ = __index__ = __complex__ = _concrete
+    __array__ = _concrete
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    # -- elementwise ---------------------------------------------------------
+    def _binary(self, ufunc, lhs, rhs) -> "Tracer":
+        name, kind = _BINARY[ufunc]
+        b = _ctx().builder
+        if kind == "compare":
+            dtype = common_dtype(lhs, rhs)
+            l, r = as_tracer(lhs, dtype), as_tracer(rhs, dtype)
+            return Tracer(b.compare(name, l.value, r.value))
+        dtype = result_dtype(ufunc, lhs, rhs)
+        check_dtype(dtype, f"the result of np.{ufunc.__name__}")
+        if dtype == np.bool_:
+            raise TypeError(f"np.{ufunc.__name__} on booleans is not "
+                            f"supported; cast to a number type first")
+        l, r = as_tracer(lhs, dtype), as_tracer(rhs, dtype)
+        return Tracer(b.binary(name, l.value, r.value))
+
+    def _unary(self, ufunc, x) -> "Tracer":
+        name = _UNARY[ufunc]
+        x = as_tracer(x)
+        if name is None:
+            return x
+        dtype = result_dtype(ufunc, x)
+        check_dtype(dtype, f"the result of np.{ufunc.__name__}")
+        return Tracer(_ctx().builder.unary(name, x.astype(dtype).value))
+
+    def _erf(self) -> "Tracer":
+        x = self if self.dtype.kind == "f" else self.astype(np.float64)
+        return Tracer(_ctx().builder.unary("erf", x.value))
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method != "__call__" or kwargs.get("out") is not None:
+            return NotImplemented
+        extra = {k: v for k, v in kwargs.items() if v is not None}
+        if extra:
+            return NotImplemented
+        if ufunc in _BINARY and len(inputs) == 2:
+            return self._binary(ufunc, *inputs)
+        if ufunc in _UNARY and len(inputs) == 1:
+            return self._unary(ufunc, *inputs)
+        if ufunc is np.matmul and len(inputs) == 2:
+            return _matmul(*inputs)
+        return NotImplemented
+
+    def __array_function__(self, func, types, args, kwargs):
+        impl = _HANDLED_FUNCTIONS.get(func)
+        if impl is None:
+            return NotImplemented
+        return impl(*args, **kwargs)
+
+    def __add__(self, o): return self._binary(np.add, self, o)
+    def __radd__(self, o): return self._binary(np.add, o, self)
+    def __sub__(self, o): return self._binary(np.subtract, self, o)
+    def __rsub__(self, o): return self._binary(np.subtract, o, self)
+    def __mul__(self, o): return self._binary(np.multiply, self, o)
+    def __rmul__(self, o): return self._binary(np.multiply, o, self)
+    def __truediv__(self, o): return self._binary(np.true_divide, self, o)
+    def __rtruediv__(self, o): return self._binary(np.true_divide, o, self)
+    def __pow__(self, o): return self._binary(np.power, self, o)
+    def __rpow__(self, o): return self._binary(np.power, o, self)
+    def __matmul__(self, o): return _matmul(self, o)
+    def __rmatmul__(self, o): return _matmul(o, self)
+    def __neg__(self): return self._unary(np.negative, self)
+    def __pos__(self): return self
+    def __abs__(self): return self._unary(np.absolute, self)
+    def __eq__(self, o): return self._binary(np.equal, self, o)  # type: ignore[override]
+    def __ne__(self, o): return self._binary(np.not_equal, self, o)  # type: ignore[override]
+    def __lt__(self, o): return self._binary(np.less, self, o)
+    def __le__(self, o): return self._binary(np.less_equal, self, o)
+    def __gt__(self, o): return self._binary(np.greater, self, o)
+    def __ge__(self, o): return self._binary(np.greater_equal, self, o)
+    __hash__ = object.__hash__
+
+    # -- methods -------------------------------------------------------------
+    def astype(self, dtype) -> "Tracer":
+        dtype = check_dtype(dtype, "astype target")
+        return Tracer(_ctx().builder.cast(self.value, dtype))
+
+    def reshape(self, *shape, order="C") -> "Tracer":
+        return _reshape(self, shape[0] if len(shape) == 1 else shape, order)
+
+    def transpose(self, *axes) -> "Tracer":
+        if len(axes) == 1 and (axes[0] is None or
+                               isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return _transpose(self, axes or None)
+
+    def sum(self, axis=None, dtype=None, keepdims=False):
+        return _sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def mean(self, axis=None, dtype=None, keepdims=False):
+        return _mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def var(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        return _var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        return _max(self, axis=axis, keepdims=keepdims)
+
+    def flatten(self) -> "Tracer":
+        return self.reshape(-1)
+
+    def squeeze(self, axis=None) -> "Tracer":
+        return _squeeze(self, axis)
+
+    # -- indexing ------------------------------------------------------------
+    def __getitem__(self, key) -> "Tracer":
+        return _getitem(self, key)
+
+
+# -- functions ------------------------------------------------------------------
+
+def _matmul(a, b) -> Tracer:
+    dtype = common_dtype(a, b)
+    check_dtype(dtype, "the result of matmul")
+    a, b = as_tracer(a, dtype), as_tracer(b, dtype)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: input operand does not have enough "
+                         "dimensions (use * for scalars)")
+    return Tracer(_ctx().builder.matmul(a.value, b.value))
+
+
+implements(np.matmul)(_matmul)
+
+
+def _reduce(name: str, x, axis, keepdims, ddof=None) -> Tracer:
+    x = as_tracer(x)
+    axes = _normalize_axes(axis, x.ndim)
+    return Tracer(_ctx().builder.reduce(name, x.value, axes, keepdims, ddof))
+
+
+@implements(np.sum)
+def _sum(a, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
+    a = as_tracer(a)
+    target = np.dtype(dtype) if dtype is not None else result_dtype(np.sum, a)
+    if target == np.int64 and a.dtype in (np.int32, np.bool_):
+        raise TypeError("np.sum of an int32/bool array is int64 in NumPy, "
+                        "which TinyTensor does not support; pass "
+                        "dtype=np.int32 or np.float32/64")
+    check_dtype(target, "the result of np.sum")
+    return _reduce("sum", a.astype(target), axis, keepdims)
+
+
+@implements(np.max, np.amax)
+def _max(a, axis=None, out=None, keepdims=False, **kwargs):
+    return _reduce("reduce_max", a, axis, keepdims)
+
+
+def _float_input(a, dtype):
+    a = as_tracer(a)
+    target = np.dtype(dtype) if dtype is not None else (
+        a.dtype if a.dtype.kind == "f" else np.dtype(np.float64))
+    return a.astype(check_dtype(target, "the result"))
+
+
+@implements(np.mean)
+def _mean(a, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
+    return _reduce("mean", _float_input(a, dtype), axis, keepdims)
+
+
+@implements(np.var)
+def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False,
+         **kwargs):
+    return _reduce("var", _float_input(a, dtype), axis, keepdims, ddof)
+
+
+def _infer_shape(shape, size: int) -> tuple:
+    if isinstance(shape, (numbers.Integral, np.integer)):
+        shape = (shape,)
+    shape = [int(d) for d in shape]
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if unknown:
+        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into "
+                             f"shape {tuple(shape)}")
+        shape[unknown[0]] = size // known
+    return tuple(shape)
+
+
+@implements(np.reshape)
+def _reshape(a, shape=None, order="C", **kwargs):
+    if shape is None:
+        shape = kwargs.pop("newshape")
+    if order != "C":
+        raise NotImplementedError("only order='C' reshapes can be traced")
+    a = as_tracer(a)
+    shape = _infer_shape(shape, a.size)
+    return Tracer(_ctx().builder.reshape(a.value, shape))
+
+
+@implements(np.transpose)
+def _transpose(a, axes=None):
+    a = as_tracer(a)
+    if axes is None:
+        axes = tuple(reversed(range(a.ndim)))
+    else:
+        axes = tuple(int(ax) + a.ndim if int(ax) < 0 else int(ax)
+                     for ax in axes)
+    if axes == tuple(range(a.ndim)):
+        return a
+    return Tracer(_ctx().builder.transpose(a.value, axes))
+
+
+@implements(np.expand_dims)
+def _expand_dims(a, axis):
+    a = as_tracer(a)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    ndim = a.ndim + len(axes)
+    axes = np.lib.array_utils.normalize_axis_tuple(axes, ndim)
+    it = iter(a.shape)
+    shape = [1 if d in axes else next(it) for d in range(ndim)]
+    return a.reshape(shape)
+
+
+@implements(np.squeeze)
+def _squeeze(a, axis=None):
+    a = as_tracer(a)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(a.shape) if d == 1)
+    else:
+        axes = np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+        for ax in axes:
+            if a.shape[ax] != 1:
+                raise ValueError("cannot select an axis to squeeze out "
+                                 "which has size not equal to one")
+    return a.reshape([d for i, d in enumerate(a.shape) if i not in axes])
+
+
+@implements(np.broadcast_to)
+def _broadcast_to(a, shape, subok=False):
+    a = as_tracer(a)
+    if isinstance(shape, (numbers.Integral, np.integer)):
+        shape = (shape,)
+    return Tracer(_ctx().builder.broadcast_to(a.value,
+                                              tuple(int(d) for d in shape)))
+
+
+@implements(np.concatenate)
+def _concatenate(arrays, axis=0, out=None, dtype=None, **kwargs):
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    target = np.dtype(dtype) if dtype is not None else common_dtype(*arrays)
+    tracers = [as_tracer(a, target) for a in arrays]
+    ndim = tracers[0].ndim
+    if axis is None:
+        tracers = [t.reshape(-1) for t in tracers]
+        axis = 0
+    elif ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    else:
+        axis = np.lib.array_utils.normalize_axis_index(axis, ndim)
+    return Tracer(_ctx().builder.concat([t.value for t in tracers], axis))
+
+
+@implements(np.hstack)
+def _hstack(tup, dtype=None, **kwargs):
+    arrays = [as_tracer(a) for a in tup]
+    arrays = [a.reshape(1) if a.ndim == 0 else a for a in arrays]
+    axis = 0 if arrays and arrays[0].ndim == 1 else 1
+    return _concatenate(arrays, axis=axis, dtype=dtype)
+
+
+@implements(np.vstack)
+def _vstack(tup, dtype=None, **kwargs):
+    arrays = [as_tracer(a) for a in tup]
+    arrays = [a.reshape(1, -1) if a.ndim < 2 else a for a in arrays]
+    return _concatenate(arrays, axis=0, dtype=dtype)
+
+
+@implements(np.stack)
+def _stack(arrays, axis=0, out=None, dtype=None, **kwargs):
+    arrays = [as_tracer(a) for a in arrays]
+    axis = np.lib.array_utils.normalize_axis_index(axis, arrays[0].ndim + 1)
+    return _concatenate([_expand_dims(a, axis) for a in arrays], axis=axis,
+                        dtype=dtype)
+
+
+@implements(np.split, np.array_split)
+def _split(ary, indices_or_sections, axis=0):
+    a = as_tracer(ary)
+    axis = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    n = a.shape[axis]
+    if isinstance(indices_or_sections, (numbers.Integral, np.integer)):
+        sections = int(indices_or_sections)
+        if sections <= 0 or n % sections:
+            raise ValueError("array split does not result in an equal "
+                             "division")
+        bounds = [i * (n // sections) for i in range(sections + 1)]
+    else:
+        bounds = [0] + [min(int(i), n) for i in indices_or_sections] + [n]
+    parts = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        index = [slice(None)] * a.ndim
+        index[axis] = slice(lo, max(lo, hi))
+        parts.append(a[tuple(index)])
+    return parts
+
+
+@implements(np.where)
+def _where(condition, x=None, y=None):
+    if x is None or y is None:
+        raise TypeError("np.where(condition) without x and y has a "
+                        "data-dependent shape and cannot be traced")
+    cond = as_tracer(condition)
+    if cond.dtype != np.bool_:
+        cond = cond != 0
+    dtype = common_dtype(x, y)
+    check_dtype(dtype, "the result of np.where")
+    a, b = as_tracer(x, dtype), as_tracer(y, dtype)
+    return Tracer(_ctx().builder.select(cond.value, a.value, b.value))
+
+
+@implements(np.ndim)
+def _ndim(a):
+    return as_tracer(a).ndim
+
+
+@implements(np.shape)
+def _shape(a):
+    return as_tracer(a).shape
+
+
+# -- indexing -------------------------------------------------------------------
+
+def _index_array(key, n: int):
+    """Integer-array indices as a traced int32 value (for gathers)."""
+    if isinstance(key, Tracer):
+        if key.dtype.kind not in "iu":
+            raise IndexError("arrays used as indices must be of integer type")
+        return key.astype(np.int32)
+    array = np.asarray(key)
+    if array.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or "
+                         "boolean) type; boolean masks cannot be traced")
+    if array.size and (array.max() >= n or array.min() < -n):
+        bad = array.max() if array.max() >= n else array.min()
+        raise IndexError(f"index {bad} is out of bounds for axis 0 with "
+                         f"size {n}")
+    return _ctx().constant(array.astype(np.int32))
+
+
+def _getitem(x: Tracer, key) -> Tracer:
+    if not isinstance(key, tuple):
+        key = (key,)
+    # Integer-array (fancy) indexing: only as the first index (table[ids]).
+    if key and (isinstance(key[0], (Tracer, list, np.ndarray)) or
+                isinstance(key[0], range)):
+        first = key[0]
+        if isinstance(first, range) and first.step > 0 and len(first) and \
+                0 <= first.start and first.stop <= x.shape[0]:
+            first = slice(first.start, first.stop, first.step)
+            return _getitem(x, (first,) + key[1:])
+        if isinstance(first, range):
+            first = list(first)
+        ids = _index_array(first, x.shape[0])
+        gathered = Tracer(_ctx().builder.gather(x.value, ids.value))
+        if len(key) == 1:
+            return gathered
+        rest = (slice(None),) * ids.ndim + key[1:]
+        return _getitem(gathered, rest)
+    for k in key[1:]:
+        if isinstance(k, (Tracer, list, np.ndarray, range)):
+            raise NotImplementedError(
+                "integer-array indexing is supported only on the first axis "
+                "(table[ids])")
+
+    # Expand the Ellipsis and count the dimensions that are indexed.
+    consumed = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    if consumed > x.ndim:
+        raise IndexError(f"too many indices for array: array is "
+                         f"{x.ndim}-dimensional, but {consumed} were indexed")
+    if builtins.sum(1 for k in key if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    expanded = []
+    for k in key:
+        if k is Ellipsis:
+            expanded.extend([slice(None)] * (x.ndim - consumed))
+        else:
+            expanded.append(k)
+    expanded.extend([slice(None)] * (x.ndim - builtins.sum(
+        1 for k in expanded if k is not None)))
+
+    starts, sizes, strides, out_shape = [], [], [], []
+    dim = 0
+    for k in expanded:
+        if k is None:
+            out_shape.append(1)
+            continue
+        n = x.shape[dim]
+        if isinstance(k, (numbers.Integral, np.integer)):
+            i = int(k)
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} "
+                                 f"with size {n}")
+            starts.append(i % n); sizes.append(1); strides.append(1)
+        elif isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            if step < 0:
+                raise NotImplementedError(
+                    "slices with a negative step cannot be traced yet")
+            count = len(range(start, stop, step))
+            if count == 0:
+                raise ValueError(f"slice {k} selects no elements of axis "
+                                 f"{dim}; empty arrays cannot be traced")
+            starts.append(start if count else 0); sizes.append(count)
+            strides.append(step)
+            out_shape.append(count)
+        else:
+            raise TypeError(f"unsupported index {k!r} of type "
+                            f"{type(k).__name__}")
+        dim += 1
+    value = x
+    if starts != [0] * x.ndim or sizes != list(x.shape) or \
+            strides != [1] * x.ndim:
+        value = Tracer(_ctx().builder.slice(x.value, starts, sizes, strides))
+    return value.reshape(out_shape) if tuple(out_shape) != value.shape \
+        else value

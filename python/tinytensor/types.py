@@ -1,0 +1,100 @@
+"""Tensor types and the mapping between NumPy dtypes and MLIR element types.
+
+Dtype promotion is not re-implemented: every rule asks the installed NumPy
+(see `result_dtype`), so traced programs get exactly NumPy's result dtypes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Tuple
+
+import numpy as np
+
+#: dtypes a TinyTensor argument or result may have.
+SUPPORTED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64),
+                    np.dtype(np.int32), np.dtype(np.bool_))
+
+#: dtypes accepted for function arguments (bool results are internal).
+ARGUMENT_DTYPES = SUPPORTED_DTYPES[:3]
+
+_MLIR_NAMES = {
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.bool_): "i1",
+}
+
+
+def check_dtype(dtype, what: str) -> np.dtype:
+    """Returns `dtype` as np.dtype or raises TypeError naming `what`."""
+    dtype = np.dtype(dtype)
+    if dtype not in SUPPORTED_DTYPES:
+        raise TypeError(
+            f"{what} has dtype {dtype}, which TinyTensor does not support "
+            f"(supported: float32, float64, int32, bool); convert it with "
+            f".astype(...) first")
+    return dtype
+
+
+def mlir_element_name(dtype: np.dtype) -> str:
+    return _MLIR_NAMES[np.dtype(dtype)]
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """A static tensor type: shape (positive dims) and dtype."""
+
+    shape: Tuple[int, ...]
+    dtype: np.dtype
+
+    def __post_init__(self):
+        shape = tuple(int(d) for d in self.shape)
+        if any(d <= 0 for d in shape):
+            raise ValueError(
+                f"TensorType shape {shape} must have positive dimensions")
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "dtype", check_dtype(self.dtype, "TensorType"))
+
+    @staticmethod
+    def of(value, what: str = "argument") -> "TensorType":
+        """The type of a NumPy array argument; TypeError for anything else."""
+        if not isinstance(value, np.ndarray):
+            raise TypeError(
+                f"{what} must be a numpy.ndarray, got {type(value).__name__}")
+        if value.dtype not in ARGUMENT_DTYPES:
+            raise TypeError(
+                f"{what} has dtype {value.dtype}, which TinyTensor does not "
+                f"support (supported: float32, float64, int32)")
+        if any(d == 0 for d in value.shape):
+            raise ValueError(f"{what} has an empty dimension {value.shape}")
+        return TensorType(value.shape, value.dtype)
+
+    def mlir(self) -> str:
+        """The MLIR spelling, e.g. tensor<2x3xf32>."""
+        dims = "".join(f"{d}x" for d in self.shape)
+        return f"tensor<{dims}{mlir_element_name(self.dtype)}>"
+
+    def __repr__(self):
+        return f"TensorType({self.shape}, {self.dtype})"
+
+
+def dummy(value):
+    """A stand-in for `value` that NumPy's promotion rules treat the same:
+    traced values and arrays become 0-d arrays of their dtype (strong types),
+    NumPy scalars and Python scalars are kept (Python scalars are weak)."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and not isinstance(value, np.generic):
+        return np.ones((), dtype)
+    return value
+
+
+def result_dtype(fn, *operands) -> np.dtype:
+    """The dtype NumPy's `fn` produces for `operands` (traced or not)."""
+    with np.errstate(all="ignore"):
+        return np.asarray(fn(*[dummy(o) for o in operands])).dtype
+
+
+def common_dtype(*operands) -> np.dtype:
+    """The dtype NumPy promotes `operands` to (weak Python scalars)."""
+    return np.result_type(*[dummy(o) for o in operands])
