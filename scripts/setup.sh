@@ -40,6 +40,11 @@ fi
 log "Installing Python packages into $VENV"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
   -r "$ROOT/python/requirements.txt"
+if [[ "${TT_WITH_TORCH:-1}" == 1 ]]; then
+  log "Installing PyTorch (CPU) for the PyTorch front end"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+    -r "$ROOT/python/requirements-torch.txt"
+fi
 
 # --- MLIR Python bindings (cached outside the clone) -------------------------
 if [[ -f "$ROOT/scripts/build-mlir-python.sh" ]]; then
@@ -64,4 +69,9 @@ cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
   -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
   "${PYTHON_CMAKE_ARGS[@]}"
 cmake --build "$BUILD_DIR"
-log "Setup complete"
+
+# Make the packages importable from the virtual environment: MLIR's bindings
+# with tt (build tree) and the tinytensor package (source tree).
+site="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+printf '%s\n' "$BUILD_DIR/python_packages" "$ROOT/python" > "$site/tinytensor.pth"
+log "Setup complete: $VENV/bin/python -c 'from tinytensor import jit'"

@@ -12,6 +12,5 @@ cmake --build "$BUILD_DIR" --target check-tinytensor
 
 if [[ -d "$ROOT/test/python" ]]; then
   echo "==> pytest"
-  export PYTHONPATH="$BUILD_DIR/python_packages${PYTHONPATH:+:$PYTHONPATH}"
   "$VENV/bin/python" -m pytest -q "$ROOT/test/python"
 fi

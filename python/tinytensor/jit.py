@@ -121,8 +121,9 @@ class Compiled:
     """
 
     def __init__(self, fn, pack, arg_types: Sequence[TensorType],
-                 scope: Sequence[np.ndarray]):
+                 scope: Sequence[np.ndarray], name: str = _ENTRY):
         self._pack = pack
+        self.name = name
         self.input_types = list(arg_types)
         context = new_context()
         with context, ir.Location.unknown():
@@ -134,7 +135,7 @@ class Compiled:
             compiler.lower_optimized_to_llvm(module)
             self.lowered = str(module)
             self._executable = Executable(
-                module, _ENTRY,
+                module, self.name,
                 self.input_types + [TensorType.of(a, "captured array")
                                     if a.dtype != np.bool_ else
                                     TensorType(a.shape, np.int32)
@@ -146,7 +147,7 @@ class Compiled:
         with ir.InsertionPoint(module.body):
             ftype = ir.FunctionType.get(
                 [tensor_type(t.shape, t.dtype) for t in self.input_types], [])
-            fop = func.FuncOp(_ENTRY, ftype)
+            fop = func.FuncOp(self.name, ftype)
             block = fop.add_entry_block()
         trace = TraceContext(context, block)
         previous, TraceContext.current = TraceContext.current, trace
@@ -207,11 +208,12 @@ class jit:
     Calling a jitted function while another one is being traced inlines it.
     """
 
-    def __init__(self, fn):
+    def __init__(self, fn, *, name: str = _ENTRY):
         if not callable(fn):
             raise TypeError(f"jit expects a function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
         self.fn = fn
+        self.name = name
         self._signature = inspect.signature(fn)
         self._cache: Dict[tuple, Compiled] = {}
 
@@ -247,22 +249,28 @@ class jit:
         key = self._key(types_, scope)
         compiled = self._cache.get(key)
         if compiled is None:
-            compiled = Compiled(self.fn, self._pack, types_, scope)
+            compiled = Compiled(self.fn, self._pack, types_, scope, self.name)
             self._cache[key] = compiled
         return compiled
 
     def _pack(self, values):
         """Re-packs flat argument values into the user's signature."""
-        it = iter(values)
+        values = list(values)
+        params = list(self._signature.parameters.values())
         args, kwargs = [], {}
-        for name, p in self._signature.parameters.items():
-            if p.kind == p.VAR_POSITIONAL or p.kind == p.VAR_KEYWORD:
+        for i, p in enumerate(params):
+            if p.kind == p.VAR_KEYWORD:
                 raise TypeError(f"{self.fn.__name__}(): jit does not support "
-                                f"*args/**kwargs parameters")
-            if p.kind == p.KEYWORD_ONLY:
-                kwargs[name] = next(it)
+                                f"**kwargs parameters")
+            if p.kind == p.VAR_POSITIONAL:
+                rest = sum(1 for q in params[i + 1:])
+                count = len(values) - rest
+                args.extend(values[:count])
+                values = values[count:]
+            elif p.kind == p.KEYWORD_ONLY:
+                kwargs[p.name] = values.pop(0)
             else:
-                args.append(next(it))
+                args.append(values.pop(0))
         return args, kwargs
 
     def __call__(self, *args, **kwargs):
