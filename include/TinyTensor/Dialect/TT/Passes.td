@@ -62,4 +62,17 @@ def TTApproximateMath : Pass<"tt-approximate-math"> {
   ];
 }
 
+def TTUntieEmptyTensors : Pass<"tt-untie-empty-tensors"> {
+  let summary = "Give every use of a tensor.empty its own op";
+  let description = [{
+    CSE merges identical `tensor.empty` ops, so one value ends up as the
+    `outs` operand of many linalg ops. One-shot bufferization then sees all of
+    their results in one alias set, which makes its analysis quadratic in the
+    program size and can force copies. This pass clones a shared
+    `tensor.empty` next to each of its users; run it right before
+    bufferization.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 #endif // TINYTENSOR_DIALECT_TT_PASSES_TD
