@@ -55,6 +55,8 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (options.outline)
+    pm.addPass(tt::createTTOutlineLoops());
   if (options.fastMath)
     pm.addPass(tt::createTTApproximateMath());
   // math.ipowi (integer tt.pow) has no LLVM or libm lowering: expand it into

@@ -35,6 +35,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Use vectorisable polynomial approximations for "
                      "tanh/exp/log/erf instead of libm calls"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> outline{
+      *this, "outline",
+      llvm::cl::desc("Outline each loop nest into its own function (keeps "
+                     "LLVM compile time linear in program size)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> outParams{
       *this, "out-params",
       llvm::cl::desc("Turn returned buffers into caller-allocated output "

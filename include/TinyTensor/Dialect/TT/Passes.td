@@ -75,4 +75,22 @@ def TTUntieEmptyTensors : Pass<"tt-untie-empty-tensors"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def TTOutlineLoops : Pass<"tt-outline-loops", "ModuleOp"> {
+  let summary = "Move each top-level loop nest into its own function";
+  let description = [{
+    Outlines every top-level `scf.for` nest without results (the loops that
+    `convert-linalg-to-loops` produces on buffers) into a private function
+    marked `noinline`, called from where the loop was. Constants the loop
+    uses are cloned into the new function, so bounds stay static for LLVM.
+    LLVM's function passes are superlinear in function size; small functions
+    keep JIT compile time linear in the size of the program.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "unsigned", /*default=*/"8",
+           "Only outline loop nests with at least this many operations">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TINYTENSOR_DIALECT_TT_PASSES_TD
