@@ -35,16 +35,22 @@ def TTEmitCInterface : Pass<"tt-emit-c-interface", "ModuleOp"> {
 
 def TTInterchangeContractions : Pass<"tt-interchange-contractions",
                                      "func::FuncOp"> {
-  let summary = "Put reduction loops outside the innermost parallel loop";
+  let summary = "Choose a vectorisable loop order for matmul-like ops";
   let description = [{
-    Rewrites `linalg.matmul`, `linalg.batch_matmul`, `linalg.vecmat` and
-    contraction-shaped `linalg.generic` ops into generic form with the
-    reduction dimension moved before the last parallel dimension. Once
-    lowered to loops, the innermost loop then walks the contiguous rows of
-    the right operand and the result, which LLVM vectorises for the host CPU
-    without reassociating floating-point sums.
+    Rewrites `linalg.matmul`, `linalg.batch_matmul` and matmul-shaped
+    `linalg.generic` ops (iteration space `(batch..., m, n, k)`) into generic
+    form with a loop order whose innermost loop is contiguous, which LLVM
+    vectorises for the host CPU once lowered to loops:
+
+    * `B[..., k, n]`: order `(batch..., k, m, n)` when the result slice
+      `C[m, n]` fits in cache (each row of B is streamed once), otherwise
+      `(batch..., m, k, n)`;
+    * `B[..., n, k]` (a transposed right operand, e.g. `x @ w.T`): order
+      `(batch..., n, m, k)`, dot products over contiguous rows, with the body
+      marked `fastmath<reassoc, contract>` so that LLVM vectorises the sum.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def TTApproximateMath : Pass<"tt-approximate-math"> {

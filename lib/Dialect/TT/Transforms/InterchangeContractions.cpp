@@ -2,6 +2,7 @@
 
 #include "TinyTensor/Dialect/TT/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
@@ -17,19 +18,69 @@ using namespace mlir;
 
 namespace {
 
-/// The loop order that moves the single innermost reduction dimension
-/// before the last parallel dimension, or an empty vector if the op does not
-/// have the shape `(parallel..., reduction)` or already has a better order.
-SmallVector<unsigned> contractionInterchange(linalg::GenericOp op) {
+/// Contractions whose result slice C[m, n] stays below this many bytes keep
+/// it in cache across the whole reduction (loop order k, m, n).
+constexpr int64_t kCacheResidentBytes = 256 * 1024;
+
+/// For a matmul-shaped generic with iteration space (batch..., m, n, k),
+/// returns the loop order that makes the innermost loop contiguous and
+/// vectorisable, or an empty vector to leave it alone. Sets `reassociate`
+/// when the innermost loop is the reduction (a dot product), which LLVM only
+/// vectorises if it may reassociate the sum.
+SmallVector<unsigned> contractionOrder(linalg::GenericOp op,
+                                       bool &reassociate) {
+  reassociate = false;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   unsigned n = iterators.size();
-  if (n < 3 || iterators.back() != utils::IteratorType::reduction ||
-      iterators[n - 2] != utils::IteratorType::parallel ||
+  if (n < 3 || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      iterators.back() != utils::IteratorType::reduction ||
       llvm::count(iterators, utils::IteratorType::reduction) != 1)
     return {};
-  SmallVector<unsigned> order = llvm::to_vector(llvm::seq<unsigned>(0, n));
-  std::swap(order[n - 2], order[n - 1]);
-  return order;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap out = maps[2];
+  if (out != AffineMap::getMultiDimIdentityMap(n, op.getContext())
+                 .getMajorSubMap(n - 1))
+    return {};
+  unsigned mDim = n - 3, nDim = n - 2, kDim = n - 1;
+  auto lastDim = [](AffineMap map) -> int64_t {
+    if (map.getNumResults() == 0)
+      return -1;
+    auto d = dyn_cast<AffineDimExpr>(map.getResults().back());
+    return d ? d.getPosition() : -1;
+  };
+  SmallVector<unsigned> order = llvm::to_vector(llvm::seq<unsigned>(0, mDim));
+  if (lastDim(maps[1]) == nDim) {
+    // B is [..., k, n]: walk rows of B and C in the innermost loop.
+    auto type = cast<ShapedType>(op.getDpsInits()[0].getType());
+    int64_t bytes = type.getDimSize(type.getRank() - 1) *
+                    type.getDimSize(type.getRank() - 2) *
+                    type.getElementTypeBitWidth() / 8;
+    if (bytes <= kCacheResidentBytes)
+      order.append({kDim, mDim, nDim}); // stream B exactly once
+    else
+      order.append({mDim, kDim, nDim});
+    return order;
+  }
+  if (lastDim(maps[1]) == kDim && lastDim(maps[0]) == kDim) {
+    // B is [..., n, k]: dot products over contiguous rows of A and B; each
+    // row of B is read once and reused for every row of A.
+    order.append({nDim, mDim, kDim});
+    reassociate = true;
+    return order;
+  }
+  return {};
+}
+
+/// Lets LLVM reassociate (and contract) the floating-point ops of `op`'s
+/// body, so that a dot-product inner loop vectorises.
+void allowReassociation(linalg::GenericOp op) {
+  auto flags = arith::FastMathFlagsAttr::get(
+      op.getContext(),
+      arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+  op.getBody()->walk([&](Operation *inner) {
+    if (isa<arith::AddFOp, arith::MulFOp>(inner))
+      inner->setAttr("fastmath", flags);
+  });
 }
 
 struct InterchangeContractionsPass
@@ -52,10 +103,14 @@ struct InterchangeContractionsPass
           continue;
         generic = *g;
       }
-      SmallVector<unsigned> order = contractionInterchange(generic);
+      bool reassociate = false;
+      SmallVector<unsigned> order = contractionOrder(generic, reassociate);
       if (order.empty())
         continue;
-      (void)linalg::interchangeGenericOp(rewriter, generic, order);
+      FailureOr<linalg::GenericOp> interchanged =
+          linalg::interchangeGenericOp(rewriter, generic, order);
+      if (succeeded(interchanged) && reassociate)
+        allowReassociation(*interchanged);
     }
   }
 };
