@@ -35,6 +35,7 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   if (options.interchange)
     pm.addNestedPass<func::FuncOp>(tt::createTTInterchangeContractions());
 
+  pm.addNestedPass<func::FuncOp>(tt::createTTCopyRepeatedResults());
   pm.addPass(tt::createTTUntieEmptyTensors());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

@@ -36,8 +36,7 @@ _ENTRY = "main"
 
 def _collect_arrays(value, out: List[np.ndarray], depth: int = 0) -> None:
     if isinstance(value, np.ndarray):
-        if value.ndim and value.dtype in (np.float32, np.float64, np.int32,
-                                          np.bool_):
+        if value.dtype in (np.float32, np.float64, np.int32, np.bool_):
             out.append(value)
     elif depth < 8 and isinstance(value, dict):
         for v in value.values():
@@ -76,14 +75,24 @@ def _scope_arrays(fn) -> List[np.ndarray]:
 
 
 def _substitute(value, mapping: Dict[int, Tracer], depth: int = 0):
+    """`value` with captured arrays replaced by their tracers. Containers
+    without captured arrays are returned as they are (not copied), so that
+    the traced function's side effects on them (appending to a closure
+    list, counting in a global dict) are not lost."""
     if isinstance(value, np.ndarray):
         return mapping.get(id(value), value)
     if depth < 8 and isinstance(value, dict):
-        return type(value)((k, _substitute(v, mapping, depth + 1))
-                           for k, v in value.items())
+        items = [(k, _substitute(v, mapping, depth + 1))
+                 for k, v in value.items()]
+        if all(new is old for (_, new), old in zip(items, value.values())):
+            return value
+        return type(value)(items)
     if depth < 8 and isinstance(value, (list, tuple)) and not hasattr(
             value, "_fields"):
-        return type(value)(_substitute(v, mapping, depth + 1) for v in value)
+        items = [_substitute(v, mapping, depth + 1) for v in value]
+        if all(new is old for new, old in zip(items, value)):
+            return value
+        return type(value)(items)
     return value
 
 
@@ -95,15 +104,21 @@ def _with_scope(fn, mapping: Dict[int, Tracer]):
         cells = []
         for cell in fn.__closure__:
             try:
-                cells.append(types.CellType(_substitute(cell.cell_contents,
-                                                        mapping)))
-            except ValueError:
+                contents = cell.cell_contents
+            except ValueError:  # empty cell
                 cells.append(cell)
+                continue
+            new = _substitute(contents, mapping)
+            # Unchanged cells are shared, so `nonlocal` writes still work.
+            cells.append(cell if new is contents else types.CellType(new))
         closure = tuple(cells)
-    globals_ = dict(fn.__globals__)
-    for name in code.co_names:
-        if name in globals_:
-            globals_[name] = _substitute(globals_[name], mapping)
+    globals_ = fn.__globals__
+    changed = {name: _substitute(globals_[name], mapping)
+               for name in code.co_names if name in globals_}
+    changed = {k: v for k, v in changed.items() if v is not globals_[k]}
+    if changed:
+        globals_ = dict(globals_)
+        globals_.update(changed)
     copy = types.FunctionType(code, globals_, fn.__name__, fn.__defaults__,
                               closure)
     copy.__kwdefaults__ = fn.__kwdefaults__
@@ -131,6 +146,7 @@ class Compiled:
             self._trace(fn, module, context, scope)
             self.module = str(module)
             compiler.optimize(module)
+            self._unique_results(module)
             self.optimized = str(module)
             compiler.lower_optimized_to_llvm(module)
             self.lowered = str(module)
@@ -140,8 +156,19 @@ class Compiled:
                                     if a.dtype != np.bool_ else
                                     TensorType(a.shape, np.int32)
                                     for a in self._captured],
-                self.output_types)
+                [self.output_types[self._result_slots.index(i)]
+                 for i in range(max(self._result_slots, default=-1) + 1)])
         self._context = context
+        # Where each captured array is found in the scope: those are read
+        # afresh at each call (the closure or global may be rebound to a new
+        # array of the same type); others (arrays made while tracing) stay.
+        index = {id(a): i for i, a in enumerate(scope)}
+        self._fn = fn
+        self._scope_slots = [index.get(id(a)) for a in self._captured]
+        self._captured_types = [TensorType(a.shape, a.dtype)
+                                for a in self._captured]
+        self._captured = [None if i is not None else a
+                          for i, a in zip(self._scope_slots, self._captured)]
 
     def _trace(self, fn, module, context, scope):
         with ir.InsertionPoint(module.body):
@@ -179,6 +206,40 @@ class Compiled:
         if not module.operation.verify():
             raise compiler.CompilationError("traced module does not verify")
 
+    def _unique_results(self, module):
+        """Returns each distinct value once: `return %1, %1` (one value
+        returned twice, e.g. after CSE) crashes the out-params lowering, and
+        two results must not share one output buffer anyway. The duplicates
+        are copies made in `__call__`."""
+        self._result_slots = list(range(len(self.output_types)))
+        fop = next(op for op in module.body.operations
+                   if op.operation.name == "func.func" and
+                   ir.StringAttr(op.attributes["sym_name"]).value ==
+                   self.name)
+        if len(fop.regions[0].blocks) != 1:
+            return
+        ret = list(fop.regions[0].blocks[0].operations)[-1]
+        operands = list(ret.operands)
+        unique, slots = [], []
+        for v in operands:
+            for i, u in enumerate(unique):
+                if u == v:
+                    slots.append(i)
+                    break
+            else:
+                slots.append(len(unique))
+                unique.append(v)
+        if len(unique) == len(operands):
+            return
+        with ir.InsertionPoint(ret), ret.location:
+            func.ReturnOp(unique)
+        ret.erase()
+        ftype = ir.FunctionType(ir.TypeAttr(fop.attributes["function_type"])
+                                .value)
+        fop.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+            ftype.inputs, [v.type for v in unique]))
+        self._result_slots = slots
+
     @staticmethod
     def _flatten(out):
         if isinstance(out, (tuple, list)):
@@ -186,9 +247,39 @@ class Compiled:
         return [out], None
 
     def __call__(self, *args):
-        arrays = list(args) + [a.astype(np.int32) if a.dtype == np.bool_
-                               else a for a in self._captured]
-        results = self._executable(arrays)
+        """Runs this specialisation; the arguments must have its input
+        types (anything else would read out of bounds)."""
+        if len(args) != len(self.input_types):
+            raise TypeError(f"expected {len(self.input_types)} arguments, "
+                            f"got {len(args)}")
+        for i, (a, t) in enumerate(zip(args, self.input_types)):
+            if TensorType.of(a, f"argument {i}") != t:
+                raise TypeError(f"argument {i} has type "
+                                f"{TensorType.of(a)}, this specialisation "
+                                f"takes {t}")
+        return self._run(args, _scope_arrays(self._fn))
+
+    def _run(self, args, scope):
+        """Runs with the captured arrays as found in `scope` now (of the
+        types this specialisation was compiled for)."""
+        captured = []
+        for slot, fixed, t in zip(self._scope_slots, self._captured,
+                                  self._captured_types):
+            a = fixed if slot is None else (
+                scope[slot] if slot < len(scope) else None)
+            if a is None or a.shape != t.shape or a.dtype != t.dtype:
+                raise TypeError(
+                    "an array captured from the function's scope changed "
+                    "shape or dtype; call the jit function (not the "
+                    "Compiled object) to get a new specialisation")
+            captured.append(a.astype(np.int32) if a.dtype == np.bool_
+                            else a)
+        unique = self._executable(list(args) + captured)
+        results, seen = [], set()
+        for slot in self._result_slots:
+            results.append(unique[slot].copy() if slot in seen
+                           else unique[slot])
+            seen.add(slot)
         results = [r.astype(np.bool_) if b else r
                    for r, b in zip(results, self._bool_results)]
         results = [r[()] if r.ndim == 0 else r for r in results]
@@ -245,7 +336,9 @@ class jit:
     def compile(self, *args, **kwargs) -> Compiled:
         """The compiled specialisation for these arguments."""
         _, types_ = self._arguments(args, kwargs)
-        scope = _scope_arrays(self.fn)
+        return self._lookup(types_, _scope_arrays(self.fn))
+
+    def _lookup(self, types_, scope) -> Compiled:
         key = self._key(types_, scope)
         compiled = self._cache.get(key)
         if compiled is None:
@@ -276,8 +369,9 @@ class jit:
     def __call__(self, *args, **kwargs):
         if TraceContext.current is not None:
             return self.fn(*args, **kwargs)  # inline into the outer trace
-        values, _ = self._arguments(args, kwargs)
-        return self.compile(*args, **kwargs)(*values)
+        values, types_ = self._arguments(args, kwargs)
+        scope = _scope_arrays(self.fn)
+        return self._lookup(types_, scope)._run(values, scope)
 
     def __repr__(self):
         return f"<tinytensor.jit {self.fn.__qualname__}>"

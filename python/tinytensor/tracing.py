@@ -43,8 +43,8 @@ class TraceContext:
         one per distinct array object."""
         key = id(array)
         if key not in self._captured_ids:
-            if array.ndim == 0 or array.dtype not in (
-                    np.float32, np.float64, np.int32, np.bool_):
+            if array.dtype not in (np.float32, np.float64, np.int32,
+                                   np.bool_):
                 return self.constant(array)
             from .builder import tensor_type
             if array.dtype == np.bool_:
@@ -455,7 +455,7 @@ def _stack(arrays, axis=0, out=None, dtype=None, **kwargs):
                         dtype=dtype)
 
 
-@implements(np.split, np.array_split)
+@implements(np.split)
 def _split(ary, indices_or_sections, axis=0):
     a = as_tracer(ary)
     axis = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
@@ -476,6 +476,23 @@ def _split(ary, indices_or_sections, axis=0):
     return parts
 
 
+@implements(np.array_split)
+def _array_split(ary, indices_or_sections, axis=0):
+    """Like np.split, but n sections need not divide the axis evenly: the
+    first n % sections parts get one element more, as in NumPy."""
+    if not isinstance(indices_or_sections, (numbers.Integral, np.integer)):
+        return _split(ary, indices_or_sections, axis)
+    a = as_tracer(ary)
+    n = a.shape[np.lib.array_utils.normalize_axis_index(axis, a.ndim)]
+    sections = int(indices_or_sections)
+    if sections <= 0:
+        raise ValueError("number sections must be larger than 0.")
+    each, extra = divmod(n, sections)
+    sizes = [each + 1] * extra + [each] * (sections - extra)
+    bounds = [builtins.sum(sizes[:i + 1]) for i in range(sections - 1)]
+    return _split(a, bounds, axis)
+
+
 @implements(np.where)
 def _where(condition, x=None, y=None):
     if x is None or y is None:
@@ -486,6 +503,9 @@ def _where(condition, x=None, y=None):
         cond = cond != 0
     dtype = common_dtype(x, y)
     check_dtype(dtype, "the result of np.where")
+    if dtype == np.bool_:
+        # tt.select works on numbers: select as int32, compare back.
+        return _where(cond, as_tracer(x, np.int32), as_tracer(y, np.int32)) != 0
     a, b = as_tracer(x, dtype), as_tracer(y, dtype)
     return Tracer(_ctx().builder.select(cond.value, a.value, b.value))
 

@@ -294,39 +294,62 @@ struct ConstantLowering : public OpConversionPattern<ConstantOp> {
 
 enum class Combiner { Add, Max };
 
-/// Reduces `input` over `axes` (no keepdims) with `combiner`.
+/// Reduces `input` over `axes` (no keepdims) with `combiner`, then
+/// multiplies by `factor`. f32 sums accumulate in f64 (and are scaled there)
+/// before rounding back to f32: sequential f32 sums lose accuracy on long
+/// axes, where NumPy's pairwise summation does not.
 Value buildReduction(OpBuilder &b, Location loc, Value input,
-                     ArrayRef<int64_t> axes, Combiner combiner) {
+                     ArrayRef<int64_t> axes, Combiner combiner,
+                     double factor = 1.0) {
   auto type = cast<RankedTensorType>(input.getType());
   Type et = type.getElementType();
+  bool widen = combiner == Combiner::Add && et.isF32();
+  Type acc = widen ? b.getF64Type() : et;
   SmallVector<int64_t> kept;
   for (auto [d, size] : llvm::enumerate(type.getShape()))
     if (!llvm::is_contained(axes, static_cast<int64_t>(d)))
       kept.push_back(size);
-  auto resultType = RankedTensorType::get(kept, et);
+  auto accType = RankedTensorType::get(kept, acc);
   TypedAttr identity;
   if (combiner == Combiner::Add)
-    identity = b.getZeroAttr(et);
+    identity = b.getZeroAttr(acc);
   else if (auto ft = dyn_cast<FloatType>(et))
     identity = b.getFloatAttr(
         ft, APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/true));
   else
     identity = b.getIntegerAttr(
         et, APInt::getSignedMinValue(et.getIntOrFloatBitWidth()));
-  Value init = filledTensor(b, loc, resultType, identity);
+  Value init = filledTensor(b, loc, accType, identity);
   SmallVector<int64_t> sortedAxes(axes);
   llvm::sort(sortedAxes);
   auto reduce = linalg::ReduceOp::create(
       b, loc, input, init, sortedAxes,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value x = args[0];
+        if (widen)
+          x = arith::ExtFOp::create(nb, nloc, acc, x);
         Value r;
         if (combiner == Combiner::Add)
-          r = floatOrInt<arith::AddFOp, arith::AddIOp>(nb, nloc, args);
+          r = floatOrInt<arith::AddFOp, arith::AddIOp>(nb, nloc,
+                                                       ValueRange{x, args[1]});
         else
           r = floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(nb, nloc, args);
         linalg::YieldOp::create(nb, nloc, r);
       });
-  return reduce.getResult(0);
+  Value result = reduce.getResult(0);
+  if (!widen && factor == 1.0)
+    return result;
+  return buildElementwise(
+      b, loc, RankedTensorType::get(kept, et), result,
+      [&](OpBuilder &nb, Location nloc, ValueRange args, Type) -> Value {
+        Value v = args[0];
+        if (factor != 1.0)
+          v = arith::MulFOp::create(
+              nb, nloc, v,
+              arith::ConstantOp::create(nb, nloc,
+                                        nb.getFloatAttr(acc, factor)));
+        return widen ? Value(arith::TruncFOp::create(nb, nloc, et, v)) : v;
+      });
 }
 
 /// Number of elements reduced over `axes`.
@@ -335,18 +358,6 @@ int64_t reducedCount(RankedTensorType type, ArrayRef<int64_t> axes) {
   for (int64_t axis : axes)
     n *= type.getDimSize(axis);
   return n;
-}
-
-/// Multiplies every element of `value` by the float constant `factor`.
-Value scale(OpBuilder &b, Location loc, Value value, double factor) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return buildElementwise(
-      b, loc, type, value,
-      [&](OpBuilder &nb, Location nloc, ValueRange args, Type et) -> Value {
-        Value c = arith::ConstantOp::create(nb, nloc,
-                                            nb.getFloatAttr(et, factor));
-        return arith::MulFOp::create(nb, nloc, args[0], c);
-      });
 }
 
 template <typename OpTy>
@@ -386,8 +397,8 @@ template <>
 Value ReductionLowering<MeanOp>::reduce(MeanOp op, OpBuilder &b, Location loc,
                                         Value input) {
   auto type = cast<RankedTensorType>(input.getType());
-  Value sum = buildReduction(b, loc, input, op.getAxes(), Combiner::Add);
-  return scale(b, loc, sum, 1.0 / reducedCount(type, op.getAxes()));
+  return buildReduction(b, loc, input, op.getAxes(), Combiner::Add,
+                        1.0 / reducedCount(type, op.getAxes()));
 }
 
 template <>
@@ -397,8 +408,8 @@ Value ReductionLowering<VarOp>::reduce(VarOp op, OpBuilder &b, Location loc,
   // does, for accuracy.
   auto type = cast<RankedTensorType>(input.getType());
   int64_t n = reducedCount(type, op.getAxes());
-  Value sum = buildReduction(b, loc, input, op.getAxes(), Combiner::Add);
-  Value mean = scale(b, loc, sum, 1.0 / n);
+  Value mean = buildReduction(b, loc, input, op.getAxes(), Combiner::Add,
+                              1.0 / n);
   SmallVector<int64_t> keptShape(type.getShape());
   for (int64_t axis : op.getAxes())
     keptShape[axis] = 1;
@@ -410,12 +421,11 @@ Value ReductionLowering<VarOp>::reduce(VarOp op, OpBuilder &b, Location loc,
         Value d = arith::SubFOp::create(nb, nloc, args[0], args[1]);
         return arith::MulFOp::create(nb, nloc, d, d);
       });
-  Value total = buildReduction(b, loc, squares, op.getAxes(), Combiner::Add);
   double divisor = static_cast<double>(n - op.getDdof());
   // NumPy gives inf/nan (with a warning) when N - ddof <= 0.
-  return scale(b, loc, total,
-               divisor > 0 ? 1.0 / divisor
-                           : std::numeric_limits<double>::infinity());
+  return buildReduction(b, loc, squares, op.getAxes(), Combiner::Add,
+                        divisor > 0 ? 1.0 / divisor
+                                    : std::numeric_limits<double>::infinity());
 }
 
 //===----------------------------------------------------------------------===//

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Sequence
+from typing import Sequence
 
 import numpy as np
 import torch
 
 from ..jit import jit as _np_jit
-from .._mlir import ir
-from .importer import GraphProgram, UnsupportedOpError, capture
+from .._mlir import ir, new_context
+from .importer import (GraphProgram, UnsupportedOpError, capture,
+                       check_int32_range)
 
 OUTPUT_TYPES = ("tt", "linalg-on-tensors", "llvm")
 
@@ -26,18 +27,39 @@ def _to_numpy(t: torch.Tensor, what: str) -> np.ndarray:
                         f"{type(t).__name__}")
     array = t.detach().cpu().numpy()
     if array.dtype == np.int64:
+        check_int32_range(t, what)
         array = array.astype(np.int32)
+    elif array.dtype == np.bool_:
+        array = array.astype(np.int32)  # converted back in the program
     return array
 
 
+def _to_torch(array) -> torch.Tensor:
+    array = np.asarray(array)  # 0-d results arrive as NumPy scalars
+    if not array.flags.c_contiguous or not array.flags.writeable:
+        array = array.copy()
+    return torch.from_numpy(array)
+
+
 class TorchCompiled:
-    """A module compiled for one set of input shapes and dtypes."""
+    """A module compiled for one set of input shapes and dtypes.
+
+    The parameters and buffers are trailing arguments of the compiled
+    function, passed as NumPy views of the module's tensors at every call:
+    in-place updates (`weight.add_(1)`, `load_state_dict`) are seen without
+    recompiling. If the module's tensors are replaced (`model.fc.weight =
+    nn.Parameter(...)`, `param.data = ...`, `model.double()`), the next call
+    captures the module again.
+    """
 
     def __init__(self, model: torch.nn.Module, example_inputs: Sequence):
-        self.program: GraphProgram = capture(model, _as_tuple(example_inputs))
+        self.model = model
+        self._build(_as_tuple(example_inputs))
+
+    def _build(self, inputs: tuple):
+        self.program: GraphProgram = capture(self.model, inputs)
         self._jit = _np_jit(self.program.function, name="forward")
-        arrays = [_to_numpy(t, f"input #{i}")
-                  for i, t in enumerate(_as_tuple(example_inputs))]
+        arrays = [_to_numpy(t, f"input #{i}") for i, t in enumerate(inputs)]
         self._compiled = self._jit.compile(*arrays)
 
     @property
@@ -54,16 +76,28 @@ class TorchCompiled:
 
     def module(self, output_type: str) -> ir.Module:
         """The compiled program at `output_type`, as an MLIR module."""
+        if output_type not in OUTPUT_TYPES:
+            raise ValueError(f"output_type must be one of {OUTPUT_TYPES}, "
+                             f"got {output_type!r}")
         text = {"tt": self.tt, "linalg-on-tensors": self.linalg,
                 "llvm": self.llvm}[output_type]
-        return ir.Module.parse(text, context=ir.Context())
+        return ir.Module.parse(text, context=new_context())
 
     def __call__(self, *inputs):
+        if not self.program.is_current(self.model):
+            self._build(inputs)
+        self.program.refresh()
         arrays = [_to_numpy(t, f"input #{i}") for i, t in enumerate(inputs)]
         out = self._jit(*arrays)
-        return self.program.restructure(
-            [torch.from_numpy(np.ascontiguousarray(o)) for o in
-             (out if isinstance(out, (tuple, list)) else [out])])
+        results = [_to_torch(o) for o in
+                   (out if isinstance(out, (tuple, list)) else [out])]
+        mutations = self.program.mutations
+        with torch.no_grad():  # in-place updates the model makes
+            for (kind, target), value in zip(mutations, results):
+                dest = inputs[target] if kind == "input" else \
+                    self.model.get_buffer(target)
+                dest.copy_(value)
+        return self.program.restructure(results[len(mutations):])
 
 
 def compile(model: torch.nn.Module, example_inputs,
@@ -79,14 +113,23 @@ def compile(model: torch.nn.Module, example_inputs,
 
 class jit:
     """A compiled callable for `model`: the first call per input shapes and
-    dtypes compiles, later calls reuse it."""
+    dtypes (and training/eval mode) compiles, later calls reuse it."""
 
     def __init__(self, model: torch.nn.Module):
+        if not isinstance(model, torch.nn.Module):
+            raise TypeError(f"expected a torch.nn.Module, got "
+                            f"{type(model).__name__}")
         self.model = model
         self._cache = {}
 
     def __call__(self, *inputs):
-        key = tuple((tuple(t.shape), t.dtype) for t in inputs)
+        for i, t in enumerate(inputs):
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"input #{i} must be a torch.Tensor, got "
+                                f"{type(t).__name__}")
+        # Modes change what a module computes (dropout, batch norm).
+        modes = tuple(m.training for m in self.model.modules())
+        key = (tuple((tuple(t.shape), t.dtype) for t in inputs), modes)
         compiled = self._cache.get(key)
         if compiled is None:
             compiled = self._cache[key] = TorchCompiled(self.model, inputs)

@@ -41,13 +41,30 @@ def numpy_dtype(dtype: torch.dtype):
     return np.dtype(_TORCH_TO_NUMPY[dtype])
 
 
-def tensor_to_numpy(t: torch.Tensor) -> np.ndarray:
+_INT32 = np.iinfo(np.int32)
+
+
+def check_int32_range(t: torch.Tensor, what: str) -> None:
+    """TinyTensor computes int64 tensors as int32: values outside its range
+    are an error, not a silent wrap-around."""
+    if t.dtype == torch.int64 and t.numel():
+        lo, hi = int(t.min()), int(t.max())
+        if lo < _INT32.min or hi > _INT32.max:
+            raise ValueError(
+                f"{what} is int64 with values in [{lo}, {hi}], outside the "
+                f"int32 range TinyTensor computes int64 tensors in")
+
+
+def tensor_to_numpy(t: torch.Tensor, what: str = "tensor") -> np.ndarray:
     """A NumPy view (copy only for int64 -> int32) of a CPU tensor."""
     array = t.detach().cpu().numpy()
-    return array.astype(np.int32) if array.dtype == np.int64 else array
+    if array.dtype == np.int64:
+        check_int32_range(t, what)
+        array = array.astype(np.int32)
+    return array
 
 
-# -- ATen op implementations ----------------------------------------------------
+# -- ATen op implementations --------------------------------------------------
 #
 # Each takes the node's arguments with graph values replaced by NumPy arrays
 # or Tracers, and returns the result(s).
@@ -106,9 +123,17 @@ def _layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5,
     return _native_layer_norm(x, normalized_shape, weight, bias, eps)[0]
 
 
+def _unsupported(what):
+    raise UnsupportedOpError(f"{what} is not supported")
+
+
 def _var(x, dim=None, unbiased=None, keepdim=False, correction=None):
     ddof = correction if correction is not None else (
         1 if unbiased is None or unbiased else 0)
+    if ddof != int(ddof):
+        raise UnsupportedOpError(f"var with a fractional correction "
+                                 f"({ddof}) is not supported")
+    ddof = int(ddof)
     return np.var(x, axis=_axes(dim, x), ddof=ddof, keepdims=keepdim)
 
 
@@ -183,6 +208,8 @@ def _flatten(x, start_dim=0, end_dim=-1):
 
 
 def _where(cond, x, y):
+    if _dtype_of(x) == np.bool_ and _dtype_of(y) == np.bool_:
+        return np.where(cond, _as_int(x), _as_int(y)) != 0  # no i1 select
     return np.where(cond, x, y)
 
 
@@ -197,14 +224,50 @@ def _dropout(x, p=0.5, train=False):
 def _to_copy(x, dtype=None, **kwargs):
     if dtype is None:
         return x
+    if dtype == torch.bool and _dtype_of(x) != np.bool_:
+        return x != 0  # PyTorch's bool(x), not a truncating cast
     return as_tracer(x).astype(numpy_dtype(dtype)) if isinstance(
         x, Tracer) else np.asarray(x).astype(numpy_dtype(dtype))
 
 
 def _full(size, fill_value, dtype=None, **kwargs):
-    dtype = numpy_dtype(dtype) if dtype is not None else (
-        np.float32 if isinstance(fill_value, float) else np.int32)
-    return np.full(tuple(size), fill_value, dtype=dtype)
+    """A traced constant broadcast to `size` (not a NumPy array, which the
+    tracer would turn into an extra function argument)."""
+    if dtype is not None:
+        dtype = numpy_dtype(dtype)
+    else:
+        dtype = np.bool_ if isinstance(fill_value, bool) else (
+            np.float32 if isinstance(fill_value, float) else np.int32)
+    value = as_tracer(np.asarray(fill_value, dtype=dtype)[()])
+    shape = tuple(int(d) for d in size)
+    return np.broadcast_to(value, shape) if shape else value
+
+
+def _arange(start, end=None, step=1, dtype=None, **kwargs):
+    from ..tracing import TraceContext
+
+    if end is None:
+        start, end = 0, start
+    if dtype is not None:
+        np_dtype = numpy_dtype(dtype)
+    else:
+        np_dtype = np.float32 if any(isinstance(v, float) for v in (
+            start, end, step)) else np.int32
+    values = np.arange(start, end, step, dtype=np.float64)
+    if values.size == 0:
+        raise UnsupportedOpError("arange with no elements (empty tensors "
+                                 "cannot be compiled)")
+    return TraceContext.current.constant(values.astype(np_dtype))
+
+
+def _full_like(x, fill_value, dtype=None, **kwargs):
+    if dtype is None:
+        dtype = _dtype_of(x)
+    else:
+        dtype = numpy_dtype(dtype)
+    value = as_tracer(np.asarray(fill_value, dtype=dtype)[()])
+    shape = tuple(np.shape(x)) if not isinstance(x, Tracer) else x.shape
+    return np.broadcast_to(value, shape) if shape else value
 
 
 def _embedding(weight, indices, *args):
@@ -220,9 +283,120 @@ def _identity(x, *args, **kwargs):
     return x
 
 
+def _dtype_of(x) -> np.dtype:
+    return x.dtype if isinstance(x, (Tracer, np.ndarray, np.generic)) \
+        else np.asarray(x).dtype
+
+
+def _cast(x, dtype):
+    dtype = np.dtype(dtype)
+    if _dtype_of(x) == dtype:
+        return x
+    return x.astype(dtype) if isinstance(x, (Tracer, np.ndarray)) \
+        else np.asarray(x, dtype=dtype)
+
+
+def _sum(x, dim=None, keepdim=False, dtype=None):
+    if dtype is not None:
+        x = _cast(x, numpy_dtype(dtype))
+    # PyTorch sums integers and booleans as int64 (int32 here); NumPy's
+    # default would be int64, which TinyTensor lacks.
+    target = np.int32 if _dtype_of(x).kind in "biu" else None
+    return np.sum(x, axis=_axes(dim, x), keepdims=keepdim, dtype=target)
+
+
+def _mean(x, dim=None, keepdim=False, dtype=None):
+    if dtype is not None:
+        x = _cast(x, numpy_dtype(dtype))
+    return np.mean(x, axis=_axes(dim, x), keepdims=keepdim)
+
+
+def _amax(x, dim=(), keepdim=False):
+    return np.max(x, axis=_axes(dim, x), keepdims=keepdim)
+
+
+def _amin(x, dim=(), keepdim=False):
+    if _dtype_of(x) == np.bool_:
+        raise UnsupportedOpError("amin of a bool tensor is not supported")
+    return -np.max(-x, axis=_axes(dim, x), keepdims=keepdim)
+
+
+class _Unavailable:
+    """A result TinyTensor cannot compute (the indices of max.dim): an error
+    if anything reads it."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+
+def _max(x, dim=None, keepdim=False):
+    if dim is None:                      # max.default: full reduction
+        return _amax(x)
+    return _amax(x, dim, keepdim), _Unavailable(
+        "the indices of max(dim) (argmax)")
+
+
+def _min(x, dim=None, keepdim=False):
+    if dim is None:
+        return _amin(x)
+    return _amin(x, dim, keepdim), _Unavailable(
+        "the indices of min(dim) (argmin)")
+
+
+def _div(x, y, rounding_mode=None):
+    if rounding_mode is None:
+        return x / y
+    if _dtype_of(x).kind not in "biu" or _dtype_of(y).kind not in "biu":
+        raise UnsupportedOpError(
+            f"division with rounding_mode={rounding_mode!r} of floating "
+            f"point tensors (floor/trunc) is not supported")
+    # Integer division: the float64 quotient is exact enough for int32.
+    q = np.true_divide(_cast(x, np.float64), _cast(y, np.float64))
+    t = _cast(q, np.int32)               # rounds toward zero
+    if rounding_mode == "trunc":
+        return t
+    if rounding_mode != "floor":
+        raise UnsupportedOpError(f"unknown rounding_mode {rounding_mode!r}")
+    return np.where(_cast(t, np.float64) > q, t - 1, t)
+
+
+def _as_int(x):
+    """Booleans (or numbers, as `x != 0`) as int32 0/1: tt's select has
+    no boolean operands, so logic is done on integers."""
+    if _dtype_of(x) != np.bool_:
+        x = x != 0
+    return _cast(x, np.int32)
+
+
+def _logical_not(x):
+    return _as_int(x) == 0
+
+
+def _bitwise_not(x):
+    if _dtype_of(x) == np.bool_:
+        return _logical_not(x)
+    return -x - 1
+
+
+def _logical_and(x, y):
+    return _as_int(x) * _as_int(y) != 0
+
+
+def _logical_or(x, y):
+    return _as_int(x) + _as_int(y) != 0
+
+
+def _leaky_relu(x, negative_slope=0.01):
+    return np.where(x > 0, x, x * negative_slope)
+
+
+def _no_op(*args, **kwargs):
+    return None
+
+
 ATEN_OPS: Dict[str, Callable] = {
     "add": _add, "sub": _sub, "rsub": lambda x, y, alpha=1: _sub(y, x, alpha),
-    "mul": operator.mul, "div": lambda x, y, rounding_mode=None: x / y,
+    "mul": operator.mul, "div": _div,
     "pow": operator.pow, "neg": operator.neg, "abs": np.abs,
     "exp": np.exp, "log": np.log, "tanh": np.tanh, "sqrt": np.sqrt,
     "rsqrt": lambda x: 1 / np.sqrt(x), "reciprocal": lambda x: 1 / x,
@@ -236,17 +410,26 @@ ATEN_OPS: Dict[str, Callable] = {
     "where": _where, "gt": operator.gt, "lt": operator.lt,
     "ge": operator.ge, "le": operator.le, "eq": operator.eq,
     "ne": operator.ne,
-    "sum": lambda x, dim=None, keepdim=False, dtype=None: np.sum(
-        x, axis=_axes(dim, x), keepdims=keepdim),
-    "mean": lambda x, dim=None, keepdim=False, dtype=None: np.mean(
-        x, axis=_axes(dim, x), keepdims=keepdim),
-    "var": _var,
-    "amax": lambda x, dim=(), keepdim=False: np.max(
-        x, axis=_axes(dim, x), keepdims=keepdim),
+    "sum": _sum, "mean": _mean, "var": _var,
+    "amax": _amax, "amin": _amin, "max": _max, "min": _min,
+    "logical_not": _logical_not, "bitwise_not": _bitwise_not,
+    "logical_and": _logical_and, "logical_or": _logical_or,
+    "bitwise_and": lambda x, y: _logical_and(x, y) if _dtype_of(
+        x) == np.bool_ and _dtype_of(y) == np.bool_ else _unsupported(
+        "bitwise_and of integer tensors"),
+    "bitwise_or": lambda x, y: _logical_or(x, y) if _dtype_of(
+        x) == np.bool_ and _dtype_of(y) == np.bool_ else _unsupported(
+        "bitwise_or of integer tensors"),
+    "leaky_relu": _leaky_relu,
+    "hardtanh": lambda x, min_val=-1.0, max_val=1.0: _clamp(x, min_val,
+                                                            max_val),
+    "log1p": lambda x: np.log(1 + x),
+    "_assert_tensor_metadata": _no_op,
     "_softmax": _softmax, "softmax": lambda x, dim, dtype=None: _softmax(
-        x, dim),
+        x if dtype is None else _cast(x, numpy_dtype(dtype)), dim),
     "_log_softmax": _log_softmax,
-    "log_softmax": lambda x, dim, dtype=None: _log_softmax(x, dim),
+    "log_softmax": lambda x, dim, dtype=None: _log_softmax(
+        x if dtype is None else _cast(x, numpy_dtype(dtype)), dim),
     "native_layer_norm": _native_layer_norm, "layer_norm": _layer_norm,
     "mm": operator.matmul, "bmm": operator.matmul,
     "matmul": operator.matmul, "addmm": _addmm, "linear": _linear,
@@ -264,6 +447,7 @@ ATEN_OPS: Dict[str, Callable] = {
     "dropout": _dropout, "native_dropout": lambda x, p, train:
         (_dropout(x, p, train), None),
     "_to_copy": _to_copy, "to": _to_copy, "full": _full,
+    "full_like": _full_like, "arange": _arange,
     "scalar_tensor": lambda v, dtype=None, **kw: _full((), v, dtype),
     "embedding": _embedding,
     "clone": _identity, "contiguous": _identity, "alias": _identity,
@@ -289,7 +473,7 @@ def _swapaxes(x, a, b):
 ATEN_OPS["transpose"] = _swapaxes
 
 
-# -- programs -------------------------------------------------------------------
+# -- programs -----------------------------------------------------------------
 
 def _op_name(target) -> str:
     if target is operator.getitem:
@@ -313,23 +497,78 @@ def _where_in_model(node: torch.fx.Node) -> str:
     if trace:
         lines = [l.strip() for l in trace.strip().splitlines()
                  if l.strip().startswith("File ")]
+        # The innermost frame outside PyTorch's tracing machinery.
+        internal = ("/torch/fx/", "/torch/_", "/torch/export/",
+                    "/torch/utils/")
+        lines = [l for l in lines if not any(d in l for d in internal)]
         if lines:
             parts.append("at " + lines[-1])
     return ", ".join(parts) or f"at graph node '{node.name}'"
 
 
+def _meta_dtype(node) -> Optional[torch.dtype]:
+    val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+    return val.dtype if isinstance(val, torch.Tensor) else None
+
+
+def _attribute(model: torch.nn.Module, path: str):
+    obj = model
+    for part in path.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def _tensor_key(t: torch.Tensor) -> tuple:
+    return (t.data_ptr(), tuple(t.shape), t.stride(), t.dtype, t.device)
+
+
 class GraphProgram:
     """An FX graph of ATen ops plus the tensors it reads, as a function that
-    TinyTensor's tracer can run."""
+    TinyTensor's tracer can run.
+
+    `constants` maps graph names to the parameter, buffer and constant
+    tensors; `targets` maps the graph names of parameters and buffers to
+    their attribute paths in the model (for `is_current`). `mutations` lists,
+    for each leading graph output that is not a user output, ("input", index)
+    or ("buffer", path): the new value of a user input or buffer that the
+    model updates in place.
+    """
 
     def __init__(self, graph: torch.fx.Graph, user_inputs: List[str],
-                 constants: Dict[str, torch.Tensor], out_spec):
+                 constants: Dict[str, torch.Tensor], out_spec,
+                 targets: Optional[Dict[str, str]] = None,
+                 mutations: Sequence[tuple] = ()):
         self.graph = graph
         self.user_inputs = user_inputs
         self.out_spec = out_spec
+        self.targets = dict(targets or {})
+        self.mutations = list(mutations)
+        placeholders = {n.name: n for n in graph.nodes
+                        if n.op == "placeholder"}
+        self.input_dtypes = [_meta_dtype(placeholders.get(name))
+                             for name in user_inputs]
+        output = next(n for n in graph.nodes if n.op == "output")
+        flat, _ = pytree.tree_flatten(output.args[0])
+        self.output_dtypes = [_meta_dtype(n) for n in flat]
         # NumPy views of the parameters and buffers: the tracer turns them
-        # into trailing arguments, read afresh at every call.
-        params = {name: tensor_to_numpy(t) for name, t in constants.items()}
+        # into trailing arguments, read afresh at every call. int64 tensors
+        # are int32 copies, refreshed by `refresh`; 0-d ones are passed as
+        # shape (1,) views (the tracer would fold 0-d arrays as constants).
+        self.sources = dict(constants)
+        self._keys = {name: _tensor_key(t) for name, t in constants.items()}
+        self._copies: Dict[str, np.ndarray] = {}
+        self._scalars = set()
+        params = {}
+        for name, t in constants.items():
+            array = tensor_to_numpy(t, f"'{self.targets.get(name, name)}'")
+            if t.dtype == torch.int64:
+                self._copies[name] = array
+            if array.ndim == 0:
+                array = array.reshape(1)
+                self._scalars.add(name)
+            params[name] = array
         self.params = params
         program = self
 
@@ -338,35 +577,79 @@ class GraphProgram:
 
         self.function = forward
 
+    # -- the current values of the parameters and buffers ---------------------
+    def is_current(self, model: torch.nn.Module) -> bool:
+        """Whether the model still holds the tensors (same storage, shape,
+        strides and dtype) this program reads; False after e.g.
+        `model.fc.weight = nn.Parameter(...)`, `param.data = ...` or
+        `model.double()`, which need a new capture."""
+        for name, path in self.targets.items():
+            current = _attribute(model, path)
+            if not isinstance(current, torch.Tensor) or \
+                    _tensor_key(current) != self._keys[name]:
+                return False
+        return True
+
+    def refresh(self) -> None:
+        """Copies the current values of int64 parameters and buffers into
+        their int32 copies (the others are views)."""
+        for name, copy in self._copies.items():
+            source = self.sources[name]
+            check_int32_range(source, f"'{self.targets.get(name, name)}'")
+            np.copyto(copy, source.detach().cpu().numpy(), casting="unsafe")
+
+    # -- tracing --------------------------------------------------------------
     def run(self, inputs: Sequence, params: Dict[str, Any]):
         env: Dict[torch.fx.Node, Any] = {}
-        user = dict(zip(self.user_inputs, inputs))
-        if len(user) != len(inputs):
+        if len(self.user_inputs) != len(inputs):
             raise TypeError(f"expected {len(self.user_inputs)} inputs, got "
                             f"{len(inputs)}")
+        user = dict(zip(self.user_inputs, inputs))
+        dtypes = dict(zip(self.user_inputs, self.input_dtypes))
 
         def load(a):
-            return env[a] if isinstance(a, torch.fx.Node) else a
+            if not isinstance(a, torch.fx.Node):
+                return a
+            value = env[a]
+            if isinstance(value, _Unavailable):
+                raise UnsupportedOpError(
+                    f"{value.what} is not supported {_where_in_model(a)}")
+            return value
 
         for node in self.graph.nodes:
             if node.op == "placeholder":
-                env[node] = user[node.name] if node.name in user else \
-                    params[node.name]
+                if node.name in user:
+                    value = user[node.name]
+                    if dtypes[node.name] == torch.bool:
+                        value = value != 0  # booleans travel as int32
+                    env[node] = value
+                else:
+                    env[node] = self._param(node.name, params)
             elif node.op == "get_attr":
-                env[node] = params[node.target]
+                env[node] = self._param(node.target, params)
             elif node.op == "call_function":
                 args = pytree.tree_map(load, node.args)
                 kwargs = pytree.tree_map(load, node.kwargs)
                 env[node] = self._call(node, args, kwargs)
             elif node.op == "output":
-                outputs = pytree.tree_map(load, node.args[0])
-                return list(outputs) if isinstance(outputs, (list, tuple)) \
-                    else [outputs]
+                outputs = pytree.tree_flatten(
+                    pytree.tree_map(load, node.args[0]))[0]
+                for out, src in zip(outputs, pytree.tree_flatten(
+                        node.args[0])[0]):
+                    if out is None or isinstance(out, _Unavailable):
+                        raise UnsupportedOpError(
+                            f"the model returns a value TinyTensor cannot "
+                            f"compute ({src})")
+                return list(outputs)
             else:
                 raise UnsupportedOpError(
                     f"unsupported FX node kind '{node.op}' ({node.target}) "
                     f"{_where_in_model(node)}")
         raise RuntimeError("graph has no output node")
+
+    def _param(self, name, params):
+        value = params[name]
+        return np.reshape(value, ()) if name in self._scalars else value
 
     def _call(self, node, args, kwargs):
         name = _op_name(node.target)
@@ -382,7 +665,10 @@ class GraphProgram:
                                "memory_format", "non_blocking")}
         try:
             result = impl(*args, **kwargs)
-        except (UnsupportedOpError, TypeError, ValueError) as e:
+        except UnsupportedOpError as e:
+            raise UnsupportedOpError(
+                f"{e} (in '{node.target}' {_where_in_model(node)})") from None
+        except (TypeError, ValueError) as e:
             raise type(e)(f"{e} (while compiling '{node.target}' "
                           f"{_where_in_model(node)})") from None
         return self._torch_dtype(node, result)
@@ -390,30 +676,39 @@ class GraphProgram:
     @staticmethod
     def _torch_dtype(node, result):
         """Casts a tensor result to the dtype PyTorch computed."""
-        val = node.meta.get("val")
-        if isinstance(val, torch.Tensor) and isinstance(result, Tracer):
-            dtype = numpy_dtype(val.dtype)
-            if result.dtype != dtype:
-                return result.astype(dtype)
+        dtype = _meta_dtype(node)
+        if dtype is not None and isinstance(result, (Tracer, np.ndarray)):
+            target = numpy_dtype(dtype)
+            if result.dtype != target:
+                return result.astype(target)
         return result
 
+    # -- results --------------------------------------------------------------
     def restructure(self, outputs: List[torch.Tensor]):
+        """The model's result structure from the flat user outputs, each in
+        the dtype PyTorch computes (int64 where TinyTensor used int32)."""
+        dtypes = self.output_dtypes[len(self.mutations):]
+        outputs = [o.to(d) if d is not None and o.dtype != d else o
+                   for o, d in zip(outputs, dtypes)]
         if self.out_spec is None:
             return outputs[0] if len(outputs) == 1 else tuple(outputs)
         return pytree.tree_unflatten(outputs, self.out_spec)
 
 
-def _from_export(model, inputs) -> GraphProgram:
-    from torch.export.graph_signature import InputKind, OutputKind
-
+def _export(model, inputs):
     with warnings.catch_warnings():
         # PyTorch's own pytree internals warn about their deprecated API.
         warnings.filterwarnings("ignore", category=FutureWarning,
                                 message=".*LeafSpec.*")
         ep = torch.export.export(model, inputs)
-        ep = ep.run_decompositions()
+        return ep.run_decompositions()
+
+
+def _from_export(model, ep) -> GraphProgram:
+    from torch.export.graph_signature import InputKind, OutputKind
+
     sig = ep.graph_signature
-    user_inputs, constants = [], {}
+    user_inputs, constants, targets = [], {}, {}
     for spec in sig.input_specs:
         name = spec.arg.name
         if spec.kind == InputKind.USER_INPUT:
@@ -423,35 +718,65 @@ def _from_export(model, inputs) -> GraphProgram:
             if source is None:
                 source = ep.constants[spec.target]
             constants[name] = source
+            if isinstance(_attribute(model, spec.target), torch.Tensor):
+                targets[name] = spec.target
         elif spec.kind == InputKind.CONSTANT_TENSOR:
             constants[name] = ep.constants[spec.target]
         else:
             raise UnsupportedOpError(f"unsupported graph input kind "
                                      f"{spec.kind} ({spec.target})")
+    mutations, seen_user_output = [], False
     for spec in sig.output_specs:
-        if spec.kind != OutputKind.USER_OUTPUT:
+        if spec.kind == OutputKind.USER_OUTPUT:
+            seen_user_output = True
+            continue
+        if seen_user_output:
+            raise UnsupportedOpError(f"unexpected graph output order "
+                                     f"({spec.kind} after user outputs)")
+        if spec.kind == OutputKind.USER_INPUT_MUTATION:
+            mutations.append(("input", user_inputs.index(spec.target)))
+        elif spec.kind == OutputKind.BUFFER_MUTATION and \
+                isinstance(_attribute(model, spec.target), torch.Tensor):
+            mutations.append(("buffer", spec.target))
+        else:
             raise UnsupportedOpError(
-                f"the model mutates state ({spec.kind} of {spec.target}); "
-                f"only pure forward passes can be compiled")
+                f"the model updates state in a way TinyTensor cannot "
+                f"compile ({spec.kind} of {spec.target})")
     return GraphProgram(ep.graph_module.graph, user_inputs, constants,
-                        ep.call_spec.out_spec)
+                        ep.call_spec.out_spec, targets, mutations)
 
 
-def _from_symbolic_trace(model, inputs) -> GraphProgram:
+def _symbolic_trace(model, inputs) -> torch.fx.GraphModule:
     """torch.fx.symbolic_trace (which rejects data-dependent control flow),
     then make_fx to get ATen ops with the weights as graph attributes."""
     from torch._decomp import core_aten_decompositions
     from torch.fx.experimental.proxy_tensor import make_fx
 
-    traced = torch.fx.symbolic_trace(model)
-    gm = make_fx(traced, decomposition_table=core_aten_decompositions())(
-        *inputs)
-    constants = {}
+    import torch.fx.traceback as fx_traceback
+
+    tracer = torch.fx.Tracer()
+    tracer.record_stack_traces = True
+    traced = torch.fx.GraphModule(model, tracer.trace(model))
+    # Interpreting the traced graph under preserve_node_meta carries each
+    # node's module path and source line onto the ATen nodes (diagnostics).
+    with fx_traceback.preserve_node_meta():
+        return make_fx(lambda *args: torch.fx.Interpreter(traced).run(*args),
+                       decomposition_table=core_aten_decompositions())(
+            *inputs)
+
+
+def _from_symbolic_trace(model, gm) -> GraphProgram:
+    paths = {id(t): path for path, t in list(
+        model.named_parameters(remove_duplicate=False)) + list(
+        model.named_buffers(remove_duplicate=False))}
+    constants, targets = {}, {}
     for node in gm.graph.nodes:
         if node.op == "get_attr":
             constants[node.target] = getattr(gm, node.target)
+            if id(constants[node.target]) in paths:
+                targets[node.target] = paths[id(constants[node.target])]
     user_inputs = [n.name for n in gm.graph.nodes if n.op == "placeholder"]
-    return GraphProgram(gm.graph, user_inputs, constants, None)
+    return GraphProgram(gm.graph, user_inputs, constants, None, targets)
 
 
 def capture(model: torch.nn.Module, inputs: tuple) -> GraphProgram:
@@ -460,15 +785,15 @@ def capture(model: torch.nn.Module, inputs: tuple) -> GraphProgram:
         raise TypeError(f"expected a torch.nn.Module, got "
                         f"{type(model).__name__}")
     try:
-        return _from_export(model, inputs)
-    except UnsupportedOpError:
-        raise
+        ep = _export(model, inputs)
     except Exception as export_error:  # torch.export rejected the module
         try:
-            return _from_symbolic_trace(model, inputs)
+            traced = _symbolic_trace(model, inputs)
         except Exception as fx_error:
             raise UnsupportedOpError(
                 f"could not capture {type(model).__name__}: torch.export "
                 f"failed ({type(export_error).__name__}: {export_error}) "
                 f"and torch.fx.symbolic_trace failed "
                 f"({type(fx_error).__name__}: {fx_error})") from fx_error
+        return _from_symbolic_trace(model, traced)
+    return _from_export(model, ep)

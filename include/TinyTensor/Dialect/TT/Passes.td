@@ -99,4 +99,17 @@ def TTOutlineLoops : Pass<"tt-outline-loops", "ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def TTCopyRepeatedResults : Pass<"tt-copy-repeated-results", "func::FuncOp"> {
+  let summary = "Return a copy when a function returns one tensor twice";
+  let description = [{
+    When a `func.return` lists the same tensor value more than once (as CSE
+    makes of `return f(x), f(x)`), every repetition after the first is
+    replaced by a `linalg.copy` into a new tensor, so that after
+    bufferization each result has its own buffer (required when results
+    become caller-allocated output arguments).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // TINYTENSOR_DIALECT_TT_PASSES_TD

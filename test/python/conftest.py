@@ -1,0 +1,32 @@
+"""Shared setup for TinyTensor's Python tests.
+
+Run as:
+    PYTHONPATH=build/python_packages:python .venv/bin/python -m pytest -q test/python
+"""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+
+# Make the tests runnable without PYTHONPATH too; examples/ for gpt2.py.
+for _path in (os.path.join(ROOT, "build", "python_packages"),
+              os.path.join(ROOT, "python"),
+              os.path.join(ROOT, "examples")):
+    if os.path.isdir(_path) and _path not in sys.path:
+        sys.path.append(_path)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: takes minutes (GPT-2 124M compile); still runs by "
+        "default, deselect with -m 'not slow'")
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(1234)
