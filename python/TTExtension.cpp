@@ -37,7 +37,8 @@ NB_MODULE(_ttDialects, m) {
       "Adds the tt dialect to a dialect registry (used by the site "
       "initialiser, so every Context knows tt).");
 
-  tt.def("register_passes", []() { ttRegisterPasses(); },
-         "Registers TinyTensor's passes and the tt-optimize / "
-         "tt-lower-to-llvm pipelines for PassManager.parse.");
+  tt.def(
+      "register_passes", []() { ttRegisterPasses(); },
+      "Registers TinyTensor's passes and the tt-optimize / "
+      "tt-lower-to-llvm pipelines for PassManager.parse.");
 }

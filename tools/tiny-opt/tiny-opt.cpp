@@ -21,6 +21,6 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::tt::registerTinyTensorDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "TinyTensor optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "TinyTensor optimizer driver\n", registry));
 }

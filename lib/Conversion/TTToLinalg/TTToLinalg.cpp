@@ -80,9 +80,9 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   MLIRContext *ctx = b.getContext();
   SmallVector<AffineMap> maps;
   for (Value input : inputs)
-    maps.push_back(broadcastMap(
-        ctx, cast<RankedTensorType>(input.getType()).getShape(),
-        resultType.getShape()));
+    maps.push_back(
+        broadcastMap(ctx, cast<RankedTensorType>(input.getType()).getShape(),
+                     resultType.getShape()));
   maps.push_back(AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx));
   SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                              utils::IteratorType::parallel);
@@ -114,8 +114,9 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value value,
     ReassociationIndices all =
         llvm::to_vector(llvm::seq<int64_t>(0, source.getRank()));
     flat = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({source.getNumElements()},
-                                      source.getElementType()),
+        b, loc,
+        RankedTensorType::get({source.getNumElements()},
+                              source.getElementType()),
         value, ArrayRef<ReassociationIndices>{all});
   }
   if (target.getRank() == 1)
@@ -128,30 +129,45 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value value,
 
 bool isFloat(Type t) { return isa<FloatType>(t); }
 
+/// Base of the tt -> linalg patterns: checks that the op's shapes are
+/// static and replaces it with the value `lower` builds.
+template <typename OpTy>
+struct StaticShapeLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
+    if (failed(type))
+      return failure();
+    rewriter.replaceOp(op, lower(op, adaptor, rewriter, *type));
+    return success();
+  }
+
+  /// Builds the replacement of `op`, whose result type is `type`.
+  virtual Value lower(OpTy op, OpAdaptor adaptor, OpBuilder &b,
+                      RankedTensorType type) const = 0;
+};
+
 //===----------------------------------------------------------------------===//
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
 /// Converts an elementwise op with a scalar body given by `fn`.
 template <typename OpTy>
-struct ElementwiseLowering : public OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+struct ElementwiseLowering : public StaticShapeLowering<OpTy> {
+  using StaticShapeLowering<OpTy>::StaticShapeLowering;
+  using OpAdaptor = typename StaticShapeLowering<OpTy>::OpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
-    if (failed(type))
-      return failure();
-    Value result =
-        buildElementwise(rewriter, op.getLoc(), *type, adaptor.getOperands(),
-                         [&](OpBuilder &b, Location loc, ValueRange args,
-                             Type resultElement) {
-                           return scalar(op, b, loc, args, resultElement);
-                         });
-    rewriter.replaceOp(op, result);
-    return success();
+  Value lower(OpTy op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    return buildElementwise(
+        b, op.getLoc(), type, adaptor.getOperands(),
+        [&](OpBuilder &nb, Location loc, ValueRange args, Type resultElement) {
+          return scalar(op, nb, loc, args, resultElement);
+        });
   }
 
   /// The scalar computation; specialised per op below.
@@ -212,23 +228,47 @@ Value ElementwiseLowering<CmpOp>::scalar(CmpOp op, OpBuilder &b, Location loc,
   if (isFloat(args[0].getType())) {
     arith::CmpFPredicate pred;
     switch (op.getPredicate()) {
-    case CmpPredicate::eq: pred = arith::CmpFPredicate::OEQ; break;
-    case CmpPredicate::ne: pred = arith::CmpFPredicate::UNE; break;
-    case CmpPredicate::lt: pred = arith::CmpFPredicate::OLT; break;
-    case CmpPredicate::le: pred = arith::CmpFPredicate::OLE; break;
-    case CmpPredicate::gt: pred = arith::CmpFPredicate::OGT; break;
-    case CmpPredicate::ge: pred = arith::CmpFPredicate::OGE; break;
+    case CmpPredicate::eq:
+      pred = arith::CmpFPredicate::OEQ;
+      break;
+    case CmpPredicate::ne:
+      pred = arith::CmpFPredicate::UNE;
+      break;
+    case CmpPredicate::lt:
+      pred = arith::CmpFPredicate::OLT;
+      break;
+    case CmpPredicate::le:
+      pred = arith::CmpFPredicate::OLE;
+      break;
+    case CmpPredicate::gt:
+      pred = arith::CmpFPredicate::OGT;
+      break;
+    case CmpPredicate::ge:
+      pred = arith::CmpFPredicate::OGE;
+      break;
     }
     return arith::CmpFOp::create(b, loc, pred, args[0], args[1]);
   }
   arith::CmpIPredicate pred;
   switch (op.getPredicate()) {
-  case CmpPredicate::eq: pred = arith::CmpIPredicate::eq; break;
-  case CmpPredicate::ne: pred = arith::CmpIPredicate::ne; break;
-  case CmpPredicate::lt: pred = arith::CmpIPredicate::slt; break;
-  case CmpPredicate::le: pred = arith::CmpIPredicate::sle; break;
-  case CmpPredicate::gt: pred = arith::CmpIPredicate::sgt; break;
-  case CmpPredicate::ge: pred = arith::CmpIPredicate::sge; break;
+  case CmpPredicate::eq:
+    pred = arith::CmpIPredicate::eq;
+    break;
+  case CmpPredicate::ne:
+    pred = arith::CmpIPredicate::ne;
+    break;
+  case CmpPredicate::lt:
+    pred = arith::CmpIPredicate::slt;
+    break;
+  case CmpPredicate::le:
+    pred = arith::CmpIPredicate::sle;
+    break;
+  case CmpPredicate::gt:
+    pred = arith::CmpIPredicate::sgt;
+    break;
+  case CmpPredicate::ge:
+    pred = arith::CmpIPredicate::sge;
+    break;
   }
   return arith::CmpIOp::create(b, loc, pred, args[0], args[1]);
 }
@@ -281,14 +321,12 @@ Value ElementwiseLowering<BroadcastToOp>::scalar(BroadcastToOp, OpBuilder &,
 // Constants and reductions
 //===----------------------------------------------------------------------===//
 
-struct ConstantLowering : public OpConversionPattern<ConstantOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, cast<TypedAttr>(op.getValue()));
-    return success();
+struct ConstantLowering : public StaticShapeLowering<ConstantOp> {
+  using StaticShapeLowering::StaticShapeLowering;
+  Value lower(ConstantOp op, OpAdaptor, OpBuilder &b,
+              RankedTensorType) const override {
+    return arith::ConstantOp::create(b, op.getLoc(),
+                                     cast<TypedAttr>(op.getValue()));
   }
 };
 
@@ -361,20 +399,14 @@ int64_t reducedCount(RankedTensorType type, ArrayRef<int64_t> axes) {
 }
 
 template <typename OpTy>
-struct ReductionLowering : public OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+struct ReductionLowering : public StaticShapeLowering<OpTy> {
+  using StaticShapeLowering<OpTy>::StaticShapeLowering;
+  using OpAdaptor = typename StaticShapeLowering<OpTy>::OpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
-    if (failed(type))
-      return failure();
-    Location loc = op.getLoc();
-    Value reduced = reduce(op, rewriter, loc, adaptor.getInput());
-    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, reduced, *type));
-    return success();
+  Value lower(OpTy op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    Value reduced = reduce(op, b, op.getLoc(), adaptor.getInput());
+    return reshapeTensor(b, op.getLoc(), reduced, type);
   }
 
   /// The reduction without keepdims; specialised per op below.
@@ -408,8 +440,8 @@ Value ReductionLowering<VarOp>::reduce(VarOp op, OpBuilder &b, Location loc,
   // does, for accuracy.
   auto type = cast<RankedTensorType>(input.getType());
   int64_t n = reducedCount(type, op.getAxes());
-  Value mean = buildReduction(b, loc, input, op.getAxes(), Combiner::Add,
-                              1.0 / n);
+  Value mean =
+      buildReduction(b, loc, input, op.getAxes(), Combiner::Add, 1.0 / n);
   SmallVector<int64_t> keptShape(type.getShape());
   for (int64_t axis : op.getAxes())
     keptShape[axis] = 1;
@@ -432,15 +464,11 @@ Value ReductionLowering<VarOp>::reduce(VarOp op, OpBuilder &b, Location loc,
 // Matmul
 //===----------------------------------------------------------------------===//
 
-struct MatmulLowering : public OpConversionPattern<MatmulOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
+  using StaticShapeLowering::StaticShapeLowering;
 
-  LogicalResult
-  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
-    if (failed(type))
-      return failure();
+  Value lower(MatmulOp op, OpAdaptor adaptor, OpBuilder &builder,
+              RankedTensorType type) const override {
     Location loc = op.getLoc();
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     auto lt = cast<RankedTensorType>(lhs.getType());
@@ -449,37 +477,33 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
     // x @ w.T reads w in place instead of materialising the transpose.
     if (auto transpose = rhs.getDefiningOp<linalg::TransposeOp>();
         transpose && rt.getRank() >= 2 && swapsLastTwo(transpose)) {
-      rewriter.replaceOp(op, batched(rewriter, loc, lhs, transpose.getInput(),
-                                     *type, /*transposedRhs=*/true));
-      return success();
+      return batched(builder, loc, lhs, transpose.getInput(), type,
+                     /*transposedRhs=*/true);
     }
     if (lt.getRank() > 2 || rt.getRank() > 2) {
-      rewriter.replaceOp(op, batched(rewriter, loc, lhs, rhs, *type));
-      return success();
+      return batched(builder, loc, lhs, rhs, type);
     }
 
     // Vector and matrix cases map to dedicated named ops.
-    Value zeroInit =
-        filledTensor(rewriter, loc, *type, rewriter.getZeroAttr(et));
+    Value zeroInit = filledTensor(builder, loc, type, builder.getZeroAttr(et));
     Value result;
     if (lt.getRank() == 1 && rt.getRank() == 1)
-      result = linalg::DotOp::create(rewriter, loc, ValueRange{lhs, rhs},
-                                     zeroInit)
-                   .getResult(0);
+      result =
+          linalg::DotOp::create(builder, loc, ValueRange{lhs, rhs}, zeroInit)
+              .getResult(0);
     else if (lt.getRank() == 2 && rt.getRank() == 1)
-      result = linalg::MatvecOp::create(rewriter, loc, ValueRange{lhs, rhs},
-                                        zeroInit)
-                   .getResult(0);
+      result =
+          linalg::MatvecOp::create(builder, loc, ValueRange{lhs, rhs}, zeroInit)
+              .getResult(0);
     else if (lt.getRank() == 1 && rt.getRank() == 2)
-      result = linalg::VecmatOp::create(rewriter, loc, ValueRange{lhs, rhs},
-                                        zeroInit)
-                   .getResult(0);
+      result =
+          linalg::VecmatOp::create(builder, loc, ValueRange{lhs, rhs}, zeroInit)
+              .getResult(0);
     else
-      result = linalg::MatmulOp::create(rewriter, loc, ValueRange{lhs, rhs},
-                                        zeroInit)
-                   .getResult(0);
-    rewriter.replaceOp(op, result);
-    return success();
+      result =
+          linalg::MatmulOp::create(builder, loc, ValueRange{lhs, rhs}, zeroInit)
+              .getResult(0);
+    return result;
   }
 
   static bool swapsLastTwo(linalg::TransposeOp op) {
@@ -523,16 +547,13 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
     Value init = filledTensor(b, loc, fullType, b.getZeroAttr(et));
 
     Value result;
-    if (!transposedRhs && ls.size() == 3 && rs.size() == 3 &&
-        ls[0] == rs[0]) {
-      result = linalg::BatchMatmulOp::create(b, loc, ValueRange{lhs, rhs},
-                                             init)
+    if (!transposedRhs && ls.size() == 3 && rs.size() == 3 && ls[0] == rs[0]) {
+      result = linalg::BatchMatmulOp::create(b, loc, ValueRange{lhs, rhs}, init)
                    .getResult(0);
     } else {
       // Iteration space: (batch..., m, n, k).
       int64_t nb = batch.size(), dims = nb + 3;
-      auto operandMap = [&](ArrayRef<int64_t> shape, int64_t row,
-                            int64_t col) {
+      auto operandMap = [&](ArrayRef<int64_t> shape, int64_t row, int64_t col) {
         int64_t offset = nb - (static_cast<int64_t>(shape.size()) - 2);
         SmallVector<AffineExpr> exprs;
         for (int64_t d = 0, e = shape.size() - 2; d < e; ++d)
@@ -546,25 +567,25 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
       SmallVector<AffineExpr> outExprs;
       for (int64_t d = 0; d < nb + 2; ++d)
         outExprs.push_back(getAffineDimExpr(d, ctx));
-      SmallVector<AffineMap> maps = {
-          operandMap(ls, nb, nb + 2),
-          transposedRhs ? operandMap(rs, nb + 1, nb + 2)
-                        : operandMap(rs, nb + 2, nb + 1),
-          AffineMap::get(dims, 0, outExprs, ctx)};
-      SmallVector<utils::IteratorType> iterators(
-          nb + 2, utils::IteratorType::parallel);
+      SmallVector<AffineMap> maps = {operandMap(ls, nb, nb + 2),
+                                     transposedRhs
+                                         ? operandMap(rs, nb + 1, nb + 2)
+                                         : operandMap(rs, nb + 2, nb + 1),
+                                     AffineMap::get(dims, 0, outExprs, ctx)};
+      SmallVector<utils::IteratorType> iterators(nb + 2,
+                                                 utils::IteratorType::parallel);
       iterators.push_back(utils::IteratorType::reduction);
-      result = linalg::GenericOp::create(
-                   b, loc, fullType, ValueRange{lhs, rhs}, init, maps,
-                   iterators,
-                   [&](OpBuilder &ib, Location il, ValueRange args) {
-                     Value p = floatOrInt<arith::MulFOp, arith::MulIOp>(
-                         ib, il, args.take_front(2));
-                     Value s = floatOrInt<arith::AddFOp, arith::AddIOp>(
-                         ib, il, ValueRange{p, args[2]});
-                     linalg::YieldOp::create(ib, il, s);
-                   })
-                   .getResult(0);
+      result =
+          linalg::GenericOp::create(
+              b, loc, fullType, ValueRange{lhs, rhs}, init, maps, iterators,
+              [&](OpBuilder &ib, Location il, ValueRange args) {
+                Value p = floatOrInt<arith::MulFOp, arith::MulIOp>(
+                    ib, il, args.take_front(2));
+                Value s = floatOrInt<arith::AddFOp, arith::AddIOp>(
+                    ib, il, ValueRange{p, args[2]});
+                linalg::YieldOp::create(ib, il, s);
+              })
+              .getResult(0);
     }
     return reshapeTensor(b, loc, result, resultType);
   }
@@ -574,91 +595,65 @@ struct MatmulLowering : public OpConversionPattern<MatmulOp> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-struct TransposeLowering : public OpConversionPattern<TransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
-    if (failed(type))
-      return failure();
-    Value init = emptyTensor(rewriter, op.getLoc(), *type);
-    rewriter.replaceOp(op, linalg::TransposeOp::create(
-                               rewriter, op.getLoc(), adaptor.getInput(),
-                               init, op.getPermutation())
-                               .getResult());
-    return success();
+struct TransposeLowering : public StaticShapeLowering<TransposeOp> {
+  using StaticShapeLowering::StaticShapeLowering;
+  Value lower(TransposeOp op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    Value init = emptyTensor(b, op.getLoc(), type);
+    return linalg::TransposeOp::create(b, op.getLoc(), adaptor.getInput(), init,
+                                       op.getPermutation())
+        .getResult()[0];
   }
 };
 
-struct ReshapeLowering : public OpConversionPattern<ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
-    if (failed(type))
-      return failure();
-    rewriter.replaceOp(op, reshapeTensor(rewriter, op.getLoc(),
-                                         adaptor.getInput(), *type));
-    return success();
+struct ReshapeLowering : public StaticShapeLowering<ReshapeOp> {
+  using StaticShapeLowering::StaticShapeLowering;
+  Value lower(ReshapeOp op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    return reshapeTensor(b, op.getLoc(), adaptor.getInput(), type);
   }
 };
 
-struct SliceLowering : public OpConversionPattern<SliceOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
-    if (failed(type))
-      return failure();
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, *type, adaptor.getInput(), ValueRange{}, ValueRange{},
+struct SliceLowering : public StaticShapeLowering<SliceOp> {
+  using StaticShapeLowering::StaticShapeLowering;
+  Value lower(SliceOp op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    return tensor::ExtractSliceOp::create(
+        b, op.getLoc(), type, adaptor.getInput(), ValueRange{}, ValueRange{},
         ValueRange{}, op.getStarts(), op.getSizes(), op.getStrides());
-    return success();
   }
 };
 
-struct ConcatLowering : public OpConversionPattern<ConcatOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
-    if (failed(type))
-      return failure();
+struct ConcatLowering : public StaticShapeLowering<ConcatOp> {
+  using StaticShapeLowering::StaticShapeLowering;
+  Value lower(ConcatOp op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
     Location loc = op.getLoc();
-    int64_t rank = type->getRank(), axis = op.getAxis();
-    Value result = emptyTensor(rewriter, loc, *type);
+    int64_t rank = type.getRank(), axis = op.getAxis();
+    Value result = emptyTensor(b, loc, type);
     int64_t offset = 0;
     for (Value input : adaptor.getInputs()) {
       auto it = cast<RankedTensorType>(input.getType());
       SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
       offsets[axis] = offset;
       result = tensor::InsertSliceOp::create(
-          rewriter, loc, input, result, ValueRange{}, ValueRange{},
-          ValueRange{}, offsets, it.getShape(), strides);
+          b, loc, input, result, ValueRange{}, ValueRange{}, ValueRange{},
+          offsets, it.getShape(), strides);
       offset += it.getDimSize(axis);
     }
-    rewriter.replaceOp(op, result);
-    return success();
+    return result;
   }
 };
 
-struct GatherLowering : public OpConversionPattern<GatherOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
-    if (failed(type))
-      return failure();
+struct GatherLowering : public StaticShapeLowering<GatherOp> {
+  using StaticShapeLowering::StaticShapeLowering;
+  Value lower(GatherOp op, OpAdaptor adaptor, OpBuilder &builder,
+              RankedTensorType type) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
+    MLIRContext *ctx = builder.getContext();
     Value table = adaptor.getTable(), indices = adaptor.getIndices();
     auto tableType = cast<RankedTensorType>(table.getType());
-    int64_t rank = type->getRank();
+    int64_t rank = type.getRank();
     int64_t indexRank = cast<RankedTensorType>(indices.getType()).getRank();
     int64_t rows = tableType.getDimSize(0);
 
@@ -671,17 +666,17 @@ struct GatherLowering : public OpConversionPattern<GatherOp> {
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, *type, indices, emptyTensor(rewriter, loc, *type), maps,
+        builder, loc, type, indices, emptyTensor(builder, loc, type), maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           // NumPy semantics for negative indices; out-of-range ones clamp
           // instead of reading out of bounds.
-          Value id = arith::IndexCastOp::create(b, l, b.getIndexType(),
-                                                args[0]);
+          Value id =
+              arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
           Value zero = arith::ConstantIndexOp::create(b, l, 0);
           Value n = arith::ConstantIndexOp::create(b, l, rows);
           Value last = arith::ConstantIndexOp::create(b, l, rows - 1);
-          Value negative = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::slt, id, zero);
+          Value negative =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, id, zero);
           Value wrapped = arith::AddIOp::create(b, l, id, n);
           id = arith::SelectOp::create(b, l, negative, wrapped, id);
           id = arith::MaxSIOp::create(b, l, id, zero);
@@ -692,8 +687,7 @@ struct GatherLowering : public OpConversionPattern<GatherOp> {
           Value v = tensor::ExtractOp::create(b, l, table, coords);
           linalg::YieldOp::create(b, l, v);
         });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
+    return generic.getResult(0);
   }
 };
 
@@ -710,13 +704,14 @@ struct ConvertTTToLinalgPass
     WalkResult shapes = getOperation().walk([](Operation *op) {
       if (!isa<TTDialect>(op->getDialect()))
         return WalkResult::advance();
-      for (Type t : llvm::concat<Type>(op->getOperandTypes(),
-                                      op->getResultTypes())) {
+      for (Type t :
+           llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
         auto ranked = dyn_cast<RankedTensorType>(t);
         if (!ranked || !ranked.hasStaticShape()) {
           op->emitOpError("cannot be converted to linalg: type ")
-              << t << " is not statically shaped (run --tt-infer-shapes "
-                      "first)";
+              << t
+              << " is not statically shaped (run --tt-infer-shapes "
+                 "first)";
           return WalkResult::interrupt();
         }
       }
@@ -741,19 +736,19 @@ struct ConvertTTToLinalgPass
 } // namespace
 
 void mlir::tt::populateTTToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<
-      ElementwiseLowering<AddOp>, ElementwiseLowering<SubOp>,
-      ElementwiseLowering<MulOp>, ElementwiseLowering<DivOp>,
-      ElementwiseLowering<PowOp>, ElementwiseLowering<MaxOp>,
-      ElementwiseLowering<MinOp>, ElementwiseLowering<CmpOp>,
-      ElementwiseLowering<SelectOp>, ElementwiseLowering<NegOp>,
-      ElementwiseLowering<AbsOp>, ElementwiseLowering<ExpOp>,
-      ElementwiseLowering<LogOp>, ElementwiseLowering<TanhOp>,
-      ElementwiseLowering<SqrtOp>, ElementwiseLowering<RsqrtOp>,
-      ElementwiseLowering<ErfOp>, ElementwiseLowering<CastOp>,
-      ElementwiseLowering<BroadcastToOp>, ConstantLowering,
-      ReductionLowering<SumOp>, ReductionLowering<ReduceMaxOp>,
-      ReductionLowering<MeanOp>, ReductionLowering<VarOp>, MatmulLowering,
-      TransposeLowering, ReshapeLowering, SliceLowering, ConcatLowering,
-      GatherLowering>(patterns.getContext());
+  patterns.add<ElementwiseLowering<AddOp>, ElementwiseLowering<SubOp>,
+               ElementwiseLowering<MulOp>, ElementwiseLowering<DivOp>,
+               ElementwiseLowering<PowOp>, ElementwiseLowering<MaxOp>,
+               ElementwiseLowering<MinOp>, ElementwiseLowering<CmpOp>,
+               ElementwiseLowering<SelectOp>, ElementwiseLowering<NegOp>,
+               ElementwiseLowering<AbsOp>, ElementwiseLowering<ExpOp>,
+               ElementwiseLowering<LogOp>, ElementwiseLowering<TanhOp>,
+               ElementwiseLowering<SqrtOp>, ElementwiseLowering<RsqrtOp>,
+               ElementwiseLowering<ErfOp>, ElementwiseLowering<CastOp>,
+               ElementwiseLowering<BroadcastToOp>, ConstantLowering,
+               ReductionLowering<SumOp>, ReductionLowering<ReduceMaxOp>,
+               ReductionLowering<MeanOp>, ReductionLowering<VarOp>,
+               MatmulLowering, TransposeLowering, ReshapeLowering,
+               SliceLowering, ConcatLowering, GatherLowering>(
+      patterns.getContext());
 }

@@ -29,8 +29,8 @@ bool areCompatibleTensorTypes(TypeRange lhs, TypeRange rhs);
 
 /// Broadcasts the shapes of `operands` together (NumPy rules). Returns
 /// std::nullopt-shape (unranked) when any operand is unranked.
-FailureOr<std::optional<Shape>>
-inferBroadcastShape(std::optional<Location> loc, TypeRange operands);
+FailureOr<std::optional<Shape>> inferBroadcastShape(std::optional<Location> loc,
+                                                    TypeRange operands);
 
 /// Result type of an elementwise op on `operands` with result element type
 /// `elementType` (the common operand element type when null). Checks that the

@@ -61,10 +61,10 @@ int64_t broadcastIndex(int64_t linear, ArrayRef<int64_t> resultShape,
 /// Evaluates an elementwise op over constant operands with broadcasting.
 /// Returns null if an operand is not constant, the result is too large, or a
 /// scalar function refuses (e.g. integer division by zero).
-Attribute foldElementwise(ArrayRef<Attribute> operands, Type resultType,
-                          llvm::function_ref<std::optional<Attribute>(
-                              ArrayRef<Attribute>, Type)>
-                              scalarFn) {
+Attribute foldElementwise(
+    ArrayRef<Attribute> operands, Type resultType,
+    llvm::function_ref<std::optional<Attribute>(ArrayRef<Attribute>, Type)>
+        scalarFn) {
   auto type = dyn_cast<RankedTensorType>(resultType);
   if (!type || !type.hasStaticShape())
     return {};
@@ -95,7 +95,8 @@ Attribute foldElementwise(ArrayRef<Attribute> operands, Type resultType,
     SmallVector<Attribute> args;
     for (auto [d, v] : llvm::zip(dense, values)) {
       ArrayRef<int64_t> shape = d.getType().getShape();
-      args.push_back(d.isSplat() ? v[0] : v[broadcastIndex(i, type.getShape(), shape)]);
+      args.push_back(
+          d.isSplat() ? v[0] : v[broadcastIndex(i, type.getShape(), shape)]);
     }
     std::optional<Attribute> r = scalarFn(args, et);
     if (!r)
@@ -112,12 +113,11 @@ Attribute foldBinary(ArrayRef<Attribute> operands, Type resultType,
       operands, resultType,
       [&](ArrayRef<Attribute> args, Type et) -> std::optional<Attribute> {
         if (isa<FloatType>(et))
-          return makeElement(et, floatFn(elementAsDouble(args[0]),
-                                         elementAsDouble(args[1])),
-                             0);
-        std::optional<int64_t> r =
-            intFn(cast<IntegerAttr>(args[0]).getInt(),
-                  cast<IntegerAttr>(args[1]).getInt());
+          return makeElement(
+              et, floatFn(elementAsDouble(args[0]), elementAsDouble(args[1])),
+              0);
+        std::optional<int64_t> r = intFn(cast<IntegerAttr>(args[0]).getInt(),
+                                         cast<IntegerAttr>(args[1]).getInt());
         if (!r)
           return std::nullopt;
         return makeElement(et, 0, static_cast<int32_t>(*r));
@@ -182,7 +182,8 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
                                          0.0, /*negativeZero=*/true))
     return r;
   return foldBinary(
-      adaptor.getOperands(), getType(), [](double a, double b) { return a + b; },
+      adaptor.getOperands(), getType(),
+      [](double a, double b) { return a + b; },
       [](int64_t a, int64_t b) -> std::optional<int64_t> { return a + b; });
 }
 
@@ -191,7 +192,8 @@ OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
           foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0.0))
     return r;
   return foldBinary(
-      adaptor.getOperands(), getType(), [](double a, double b) { return a - b; },
+      adaptor.getOperands(), getType(),
+      [](double a, double b) { return a - b; },
       [](int64_t a, int64_t b) -> std::optional<int64_t> { return a - b; });
 }
 
@@ -203,7 +205,8 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
           foldRightIdentity(getRhs(), adaptor.getLhs(), getType(), 1.0))
     return r;
   return foldBinary(
-      adaptor.getOperands(), getType(), [](double a, double b) { return a * b; },
+      adaptor.getOperands(), getType(),
+      [](double a, double b) { return a * b; },
       [](int64_t a, int64_t b) -> std::optional<int64_t> { return a * b; });
 }
 
@@ -212,7 +215,8 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
           foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1.0))
     return r;
   return foldBinary(
-      adaptor.getOperands(), getType(), [](double a, double b) { return a / b; },
+      adaptor.getOperands(), getType(),
+      [](double a, double b) { return a / b; },
       [](int64_t a, int64_t b) -> std::optional<int64_t> {
         if (b == 0)
           return std::nullopt;
@@ -264,14 +268,15 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
-  return foldUnary(adaptor.getInput(), getType(), [](double x) { return -x; },
-                   [](int64_t x) { return -x; });
+  return foldUnary(
+      adaptor.getInput(), getType(), [](double x) { return -x; },
+      [](int64_t x) { return -x; });
 }
 
 OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
-  return foldUnary(adaptor.getInput(), getType(),
-                   [](double x) { return std::fabs(x); },
-                   [](int64_t x) { return x < 0 ? -x : x; });
+  return foldUnary(
+      adaptor.getInput(), getType(), [](double x) { return std::fabs(x); },
+      [](int64_t x) { return x < 0 ? -x : x; });
 }
 
 OpFoldResult ExpOp::fold(FoldAdaptor adaptor) {
@@ -323,8 +328,8 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
           return makeElement(et, 0, static_cast<int64_t>(v));
         }
         auto i = cast<IntegerAttr>(a);
-        int64_t v = i.getType().isInteger(1) ? i.getValue().getZExtValue()
-                                             : i.getInt();
+        int64_t v =
+            i.getType().isInteger(1) ? i.getValue().getZExtValue() : i.getInt();
         if (isa<FloatType>(et))
           return makeElement(et, static_cast<double>(v), 0);
         return makeElement(et, 0, et.isInteger(1) ? v != 0 : v);
@@ -415,8 +420,8 @@ struct ComposeTransposes : public OpRewritePattern<TransposeOp> {
     SmallVector<int64_t> perm;
     for (int64_t p : op.getPermutation())
       perm.push_back(inner.getPermutation()[p]);
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
-                                             inner.getInput(), perm);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), inner.getInput(),
+                                             perm);
     return success();
   }
 };

@@ -16,7 +16,7 @@ using namespace mlir::tt;
 #include "TinyTensor/Dialect/TT/TTEnums.cpp.inc"
 
 LogicalResult mlir::tt::pushInferred(FailureOr<Type> type,
-                                    SmallVectorImpl<Type> &results) {
+                                     SmallVectorImpl<Type> &results) {
   if (failed(type))
     return failure();
   results.push_back(*type);
@@ -80,10 +80,10 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
   auto onFalse = cast<TensorType>(adaptor.getFalseValue().getType());
   if (onTrue.getElementType() != onFalse.getElementType()) {
     if (loc)
-      mlir::emitError(*loc) << "element type mismatch: operand #2 has element type "
-                      << onFalse.getElementType() << " but operand #1 has "
-                      << onTrue.getElementType()
-                      << "; insert a tt.cast to make them agree";
+      mlir::emitError(*loc)
+          << "element type mismatch: operand #2 has element type "
+          << onFalse.getElementType() << " but operand #1 has "
+          << onTrue.getElementType() << "; insert a tt.cast to make them agree";
     return failure();
   }
   // The condition takes part in broadcasting with the value element type so
@@ -156,9 +156,9 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
-  return pushInferred(inferConcatType(loc, adaptor.getInputs().getTypes(),
-                                      adaptor.getAxis()),
-                      results);
+  return pushInferred(
+      inferConcatType(loc, adaptor.getInputs().getTypes(), adaptor.getAxis()),
+      results);
 }
 
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *,

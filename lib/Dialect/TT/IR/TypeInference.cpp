@@ -23,17 +23,13 @@ public:
     if (loc)
       diag.emplace(emitError(*loc));
   }
-  template <typename T>
-  OptionalError &operator<<(T &&value) {
+  template <typename T> OptionalError &operator<<(T &&value) {
     if (diag)
       *diag << std::forward<T>(value);
     return *this;
   }
   operator LogicalResult() const { return failure(); }
-  template <typename T>
-  operator FailureOr<T>() const {
-    return failure();
-  }
+  template <typename T> operator FailureOr<T>() const { return failure(); }
 
 private:
   std::optional<InFlightDiagnostic> diag;
@@ -71,8 +67,7 @@ bool mlir::tt::areCompatibleTensorTypes(TypeRange lhs, TypeRange rhs) {
 }
 
 FailureOr<std::optional<Shape>>
-mlir::tt::inferBroadcastShape(std::optional<Location> loc,
-                              TypeRange operands) {
+mlir::tt::inferBroadcastShape(std::optional<Location> loc, TypeRange operands) {
   for (Type t : operands)
     if (!cast<TensorType>(t).hasRank())
       return std::optional<Shape>();
@@ -104,8 +99,7 @@ mlir::tt::inferBroadcastShape(std::optional<Location> loc,
              << " dimension " << d << " is " << size << ", expected " << out
              << " or 1 to broadcast against dimension " << otherDim
              << " of operand #" << other << " (shapes "
-             << formatShape(otherShape) << " and " << formatShape(shape)
-             << ")";
+             << formatShape(otherShape) << " and " << formatShape(shape) << ")";
     }
   }
   return std::optional<Shape>(result);
@@ -145,8 +139,7 @@ LogicalResult mlir::tt::verifyAxes(std::optional<Location> loc,
 }
 
 FailureOr<Type> mlir::tt::inferReductionType(std::optional<Location> loc,
-                                             Type input,
-                                             ArrayRef<int64_t> axes,
+                                             Type input, ArrayRef<int64_t> axes,
                                              bool keepDims) {
   auto type = cast<TensorType>(input);
   if (!type.hasRank())
@@ -164,8 +157,8 @@ FailureOr<Type> mlir::tt::inferReductionType(std::optional<Location> loc,
   return Type(RankedTensorType::get(shape, type.getElementType()));
 }
 
-FailureOr<Type> mlir::tt::inferMatmulType(std::optional<Location> loc,
-                                          Type lhs, Type rhs) {
+FailureOr<Type> mlir::tt::inferMatmulType(std::optional<Location> loc, Type lhs,
+                                          Type rhs) {
   auto lt = cast<TensorType>(lhs), rt = cast<TensorType>(rhs);
   if (lt.getElementType() != rt.getElementType())
     return OptionalError(loc)
@@ -176,17 +169,16 @@ FailureOr<Type> mlir::tt::inferMatmulType(std::optional<Location> loc,
     return Type(UnrankedTensorType::get(et));
   if (lt.getRank() == 0 || rt.getRank() == 0)
     return OptionalError(loc)
-           << "matmul operands must have rank >= 1, got rank "
-           << lt.getRank() << " and rank " << rt.getRank()
-           << " (use tt.mul for scalars)";
+           << "matmul operands must have rank >= 1, got rank " << lt.getRank()
+           << " and rank " << rt.getRank() << " (use tt.mul for scalars)";
 
   ArrayRef<int64_t> ls = lt.getShape(), rs = rt.getShape();
   int64_t k = ls.back();
   int64_t rk = rs.size() == 1 ? rs[0] : rs[rs.size() - 2];
   if (k != rk)
     return OptionalError(loc)
-           << "matmul contraction sizes differ: lhs dimension "
-           << ls.size() - 1 << " is " << k << " but rhs dimension "
+           << "matmul contraction sizes differ: lhs dimension " << ls.size() - 1
+           << " is " << k << " but rhs dimension "
            << (rs.size() == 1 ? 0 : rs.size() - 2) << " is " << rk
            << " (shapes " << formatShape(ls) << " and " << formatShape(rs)
            << ")";
@@ -220,8 +212,7 @@ FailureOr<Type> mlir::tt::inferTransposeType(std::optional<Location> loc,
   if (static_cast<int64_t>(permutation.size()) != rank)
     return OptionalError(loc)
            << "permutation " << formatShape(permutation) << " has "
-           << permutation.size() << " entries but the input has rank "
-           << rank;
+           << permutation.size() << " entries but the input has rank " << rank;
   llvm::SmallBitVector seen(rank);
   Shape shape;
   for (int64_t p : permutation) {
@@ -295,12 +286,11 @@ FailureOr<Type> mlir::tt::inferSliceType(std::optional<Location> loc,
            << strides.size();
   for (size_t d = 0; d < sizes.size(); ++d) {
     if (strides[d] < 1)
-      return OptionalError(loc) << "stride " << strides[d]
-                                << " of dimension " << d
-                                << " must be at least 1";
+      return OptionalError(loc) << "stride " << strides[d] << " of dimension "
+                                << d << " must be at least 1";
     if (sizes[d] < 0)
-      return OptionalError(loc) << "size " << sizes[d] << " of dimension "
-                                << d << " is negative";
+      return OptionalError(loc)
+             << "size " << sizes[d] << " of dimension " << d << " is negative";
   }
   if (!type.hasRank())
     return Type(RankedTensorType::get(sizes, type.getElementType()));
@@ -341,9 +331,8 @@ FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,
     return Type(UnrankedTensorType::get(et));
   int64_t rank = first.getRank();
   if (axis < 0 || axis >= rank)
-    return OptionalError(loc) << "axis " << axis
-                                  << " is out of range for inputs of rank "
-                                  << rank;
+    return OptionalError(loc)
+           << "axis " << axis << " is out of range for inputs of rank " << rank;
   Shape shape(first.getShape());
   shape[axis] = 0;
   for (auto [idx, t] : llvm::enumerate(inputs)) {

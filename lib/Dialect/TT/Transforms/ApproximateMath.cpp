@@ -24,8 +24,8 @@ struct ApproximateMathPass
       return llvm::is_contained(
           {math::TanhOp::getOperationName(), math::ExpOp::getOperationName(),
            math::ExpM1Op::getOperationName(), math::LogOp::getOperationName(),
-           math::Log1pOp::getOperationName(),
-           math::Log2Op::getOperationName(), math::ErfOp::getOperationName()},
+           math::Log1pOp::getOperationName(), math::Log2Op::getOperationName(),
+           math::ErfOp::getOperationName()},
           name);
     };
     populateMathPolynomialApproximationPatterns(patterns, approximated);

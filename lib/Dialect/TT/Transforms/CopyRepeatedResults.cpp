@@ -26,9 +26,12 @@ struct CopyRepeatedResultsPass
         auto type = dyn_cast<RankedTensorType>(v.getType());
         if (!type || seen.insert(v).second)
           continue;
-        Value init = tensor::EmptyOp::create(builder, ret.getLoc(),
-                                             type.getShape(),
-                                             type.getElementType());
+        // Dynamic dimensions are read off `v` (tensor.dim); a static shape
+        // gives the same tensor.empty as before.
+        Value init = tensor::EmptyOp::create(
+            builder, ret.getLoc(),
+            tensor::getMixedSizes(builder, ret.getLoc(), v),
+            type.getElementType(), type.getEncoding());
         operand.set(linalg::CopyOp::create(builder, ret.getLoc(), v, init)
                         .getResult(0));
       }

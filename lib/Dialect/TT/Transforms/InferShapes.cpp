@@ -21,8 +21,7 @@ namespace {
 
 bool isUnranked(Type t) { return isa<UnrankedTensorType>(t); }
 
-struct InferShapesPass
-    : public tt::impl::TTInferShapesBase<InferShapesPass> {
+struct InferShapesPass : public tt::impl::TTInferShapesBase<InferShapesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool failedAny = false;
@@ -80,8 +79,7 @@ struct InferShapesPass
       Value restored;
       for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
         Operation *user = use.getOwner();
-        if (user->getDialect() == op->getDialect() ||
-            isa<func::ReturnOp>(user))
+        if (user->getDialect() == op->getDialect() || isa<func::ReturnOp>(user))
           continue;
         if (!restored)
           restored = tensor::CastOp::create(builder, op->getLoc(), old, result);
@@ -120,8 +118,8 @@ struct InferShapesPass
         }
     });
     if (changed)
-      func.setFunctionType(FunctionType::get(
-          func.getContext(), func.getArgumentTypes(), results));
+      func.setFunctionType(FunctionType::get(func.getContext(),
+                                             func.getArgumentTypes(), results));
   }
 };
 

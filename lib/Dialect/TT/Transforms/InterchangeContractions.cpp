@@ -96,9 +96,11 @@ struct InterchangeContractionsPass
     });
     for (linalg::LinalgOp op : candidates) {
       rewriter.setInsertionPoint(op);
-      linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      linalg::GenericOp generic =
+          dyn_cast<linalg::GenericOp>(op.getOperation());
       if (!generic) {
-        FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, op);
+        FailureOr<linalg::GenericOp> g =
+            linalg::generalizeNamedOp(rewriter, op);
         if (failed(g))
           continue;
         generic = *g;

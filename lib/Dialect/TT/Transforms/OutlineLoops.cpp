@@ -76,9 +76,8 @@ struct OutlineLoopsPass
 
     builder.setInsertionPoint(parent);
     auto type = FunctionType::get(ctx, ValueRange(arguments).getTypes(), {});
-    auto callee = func::FuncOp::create(builder, loop.getLoc(),
-                                       (parent.getName() + "_loop").str(),
-                                       type);
+    auto callee = func::FuncOp::create(
+        builder, loop.getLoc(), (parent.getName() + "_loop").str(), type);
     callee.setPrivate();
     // Keep the loop in its own function through LLVM's inliner.
     callee->setAttr("passthrough",
