@@ -7,9 +7,14 @@
 // RUN:   --implicit-check-not=arith. --implicit-check-not=math. \
 // RUN:   --implicit-check-not=scf. --implicit-check-not=cf. \
 // RUN:   --implicit-check-not=affine. --implicit-check-not=unrealized_conversion_cast
+// RUN: tiny-opt %s --split-input-file '--tt-lower-to-llvm=outline=false' | FileCheck %s --check-prefix=NOOUTLINE \
+// RUN:   --implicit-check-not=_loop
 
 // The named pipelines: --tt-optimize (canonicalise, CSE, convert, fuse) and
 // --tt-lower-to-llvm (everything down to the LLVM dialect with C wrappers).
+// By default --tt-lower-to-llvm outlines each loop nest into a noinline
+// function <parent>_loop[_N] (--tt-outline-loops); with outline=false the
+// loops stay in their function and no _loop function exists (NOOUTLINE).
 
 // A chain of three elementwise ops (one broadcasting) fuses into a single
 // linalg.generic whose body computes all three; without fusion there are
@@ -33,10 +38,23 @@
 // NOFUSE-NOT:     linalg.generic
 // NOFUSE:         return
 
+// The fused loop nest is outlined (and exp approximated: no intrinsic call).
+// LLVM-LABEL: llvm.func @chain_loop(
+// LLVM-SAME:    passthrough = ["noinline"]
+// LLVM-NOT:     llvm.intr.exp
+// LLVM:         llvm.intr.fma
+// LLVM-NOT:     llvm.intr.exp
 // LLVM-LABEL: llvm.func @chain(
+// LLVM-NOT:     llvm.intr.exp
+// LLVM:         llvm.call @chain_loop(
 // LLVM-NOT:     llvm.intr.exp
 // LLVM-LABEL: llvm.func @_mlir_ciface_chain(
 // LLVM:         llvm.call @chain(
+
+// NOOUTLINE-LABEL: llvm.func @chain(
+// NOOUTLINE:         llvm.intr.fma
+// NOOUTLINE:         llvm.return
+// NOOUTLINE-LABEL: llvm.func @_mlir_ciface_chain(
 func.func @chain(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
   %0 = tt.add %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
   %1 = tt.exp %0 : tensor<4x8xf32>
@@ -89,12 +107,19 @@ func.func @cse_and_canonicalize(%a: tensor<16xf32>) -> tensor<16xf32> {
 
 // LLVM-LABEL: llvm.func @helper(
 // LLVM-NOT:     _mlir_ciface_helper
+// LLVM-LABEL: llvm.func @model_loop(
+// LLVM-LABEL: llvm.func @model_loop_0(
 // LLVM-LABEL: llvm.func @model(
 // LLVM:         llvm.call @helper(
+// LLVM:         llvm.call @model_loop(
+// LLVM:         llvm.call @model_loop_0(
 // LLVM-NOT:     _mlir_ciface_helper
 // LLVM-LABEL: llvm.func @_mlir_ciface_model(
 // LLVM:         llvm.call @model(
 // LLVM-NOT:     _mlir_ciface_helper
+// NOOUTLINE-LABEL: llvm.func @model(
+// NOOUTLINE:         llvm.call @helper(
+// NOOUTLINE-LABEL: llvm.func @_mlir_ciface_model(
 func.func private @helper(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = tt.tanh %a : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>

@@ -58,7 +58,8 @@ def TTApproximateMath : Pass<"tt-approximate-math"> {
   let description = [{
     Rewrites f32 `math.tanh`, `math.exp`, `math.log`, `math.erf` (and the
     functions they are built from) into polynomial approximations made of
-    `arith` ops, which LLVM vectorises, instead of scalar libm calls. The
+    `arith` ops and `math.fma`/`absf`/`floor` (LLVM intrinsics, not calls),
+    which LLVM vectorises, instead of scalar libm calls. The
     approximations are MLIR's upstream ones (errors of a few ulps). f64 ops
     keep calling libm.
   }];

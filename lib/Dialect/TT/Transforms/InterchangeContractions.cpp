@@ -52,10 +52,12 @@ SmallVector<unsigned> contractionOrder(linalg::GenericOp op,
   if (lastDim(maps[1]) == nDim) {
     // B is [..., k, n]: walk rows of B and C in the innermost loop.
     auto type = cast<ShapedType>(op.getDpsInits()[0].getType());
-    int64_t bytes = type.getDimSize(type.getRank() - 1) *
-                    type.getDimSize(type.getRank() - 2) *
-                    type.getElementTypeBitWidth() / 8;
-    if (bytes <= kCacheResidentBytes)
+    ArrayRef<int64_t> shape = type.getShape().take_back(2);
+    // Dynamic sizes count as large.
+    bool small = !ShapedType::isDynamicShape(shape) &&
+                 shape[0] * shape[1] * type.getElementTypeBitWidth() / 8 <=
+                     kCacheResidentBytes;
+    if (small)
       order.append({kDim, mDim, nDim}); // stream B exactly once
     else
       order.append({mDim, kDim, nDim});
@@ -90,8 +92,8 @@ struct InterchangeContractionsPass
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::VecmatOp,
-              linalg::GenericOp>(op.getOperation()))
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::GenericOp>(
+              op.getOperation()))
         candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {
