@@ -44,6 +44,17 @@ std::string formatShape(ArrayRef<int64_t> shape) {
 }
 } // namespace
 
+/// Checks that a reshape/broadcast target shape has no negative size.
+static LogicalResult verifyTargetShape(std::optional<Location> loc,
+                                       ArrayRef<int64_t> shape) {
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (size < 0)
+      return OptionalError(loc)
+             << "target shape " << formatShape(shape) << " has negative size "
+             << size << " at dimension " << d;
+  return success();
+}
+
 TensorType mlir::tt::makeTensorType(std::optional<Shape> shape,
                                     Type elementType) {
   if (!shape)
@@ -230,11 +241,8 @@ FailureOr<Type> mlir::tt::inferReshapeType(std::optional<Location> loc,
                                            Type input,
                                            ArrayRef<int64_t> shape) {
   auto type = cast<TensorType>(input);
-  for (auto [d, size] : llvm::enumerate(shape))
-    if (size < 0)
-      return OptionalError(loc)
-             << "target shape " << formatShape(shape) << " has negative size "
-             << size << " at dimension " << d;
+  if (failed(verifyTargetShape(loc, shape)))
+    return failure();
   if (type.hasRank()) {
     int64_t from = type.getNumElements();
     int64_t to = ShapedType::getNumElements(shape);
@@ -251,11 +259,8 @@ FailureOr<Type> mlir::tt::inferBroadcastToType(std::optional<Location> loc,
                                                Type input,
                                                ArrayRef<int64_t> shape) {
   auto type = cast<TensorType>(input);
-  for (auto [d, size] : llvm::enumerate(shape))
-    if (size < 0)
-      return OptionalError(loc)
-             << "target shape " << formatShape(shape) << " has negative size "
-             << size << " at dimension " << d;
+  if (failed(verifyTargetShape(loc, shape)))
+    return failure();
   if (type.hasRank()) {
     ArrayRef<int64_t> from = type.getShape();
     if (from.size() > shape.size())
