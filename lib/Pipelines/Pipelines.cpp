@@ -22,8 +22,10 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(tt::createConvertTTToLinalg());
   pm.addPass(createCanonicalizerPass());
-  if (options.fusion)
+  if (options.fusion) {
     pm.addPass(createLinalgElementwiseOpFusionPass());
+    pm.addNestedPass<func::FuncOp>(tt::createTTFuseCastsIntoContractions());
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

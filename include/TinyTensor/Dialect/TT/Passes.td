@@ -113,4 +113,20 @@ def TTCopyRepeatedResults : Pass<"tt-copy-repeated-results", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TTFuseCastsIntoContractions : Pass<"tt-fuse-casts-into-contractions",
+                                       "func::FuncOp"> {
+  let summary = "Convert matmul operands inside the matmul loop";
+  let description = [{
+    A matmul of mixed precision (NumPy promotes `f64 @ f32` to f64) reads an
+    operand through an elementwise `linalg.generic` that only converts its
+    element type. Materialising that conversion writes a full copy of the
+    operand (for weights, every call). This pass fuses such single-use
+    conversions into the contraction (generalising named matmuls), so each
+    element is converted as it is read. Other elementwise producers are left
+    alone: fusing them into a contraction would recompute them for every
+    output column.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // TINYTENSOR_DIALECT_TT_PASSES_TD

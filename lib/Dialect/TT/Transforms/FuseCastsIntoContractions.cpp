@@ -1,0 +1,97 @@
+//===- FuseCastsIntoContractions.cpp - Convert operands in the loop -------===//
+
+#include "TinyTensor/Dialect/TT/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace tt {
+#define GEN_PASS_DEF_TTFUSECASTSINTOCONTRACTIONS
+#include "TinyTensor/Dialect/TT/Passes.h.inc"
+} // namespace tt
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// True for an all-parallel generic with one input whose body only converts
+/// the element type (a cast), reading and writing through identity maps.
+bool isElementTypeConversion(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block *body = op.getBody();
+  if (body->getOperations().size() != 2)
+    return false;
+  Operation &convert = body->front();
+  return isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp>(
+             convert) &&
+         convert.getOperand(0) == body->getArgument(0);
+}
+
+bool isContraction(linalg::LinalgOp op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) ||
+         (isa<linalg::GenericOp>(op.getOperation()) &&
+          op.getNumReductionLoops() == 1 && op.getNumDpsInputs() == 2);
+}
+
+struct FuseCastsIntoContractionsPass
+    : public tt::impl::TTFuseCastsIntoContractionsBase<
+          FuseCastsIntoContractionsPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::LinalgOp> contractions;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isContraction(op))
+        contractions.push_back(op);
+    });
+    for (linalg::LinalgOp op : contractions) {
+      auto castInput = [&](linalg::LinalgOp consumer) -> OpOperand * {
+        for (OpOperand *input : consumer.getDpsInputOperands()) {
+          auto producer = input->get().getDefiningOp<linalg::GenericOp>();
+          if (producer && producer->hasOneUse() &&
+              isElementTypeConversion(producer))
+            return input;
+        }
+        return nullptr;
+      };
+      if (!castInput(op))
+        continue;
+      rewriter.setInsertionPoint(op);
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (!generic) {
+        FailureOr<linalg::GenericOp> g =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (failed(g))
+          continue;
+        generic = *g;
+      }
+      // Fuse every cast operand (a mixed matmul may have two).
+      while (OpOperand *operand = castInput(generic)) {
+        if (!linalg::areElementwiseOpsFusable(operand))
+          break;
+        Operation *producer = operand->get().getDefiningOp();
+        FailureOr<linalg::ElementwiseOpFusionResult> fused =
+            linalg::fuseElementwiseOps(rewriter, operand);
+        if (failed(fused))
+          break;
+        auto newOp = cast<linalg::GenericOp>(fused->fusedOp);
+        for (auto [oldResult, newResult] :
+             llvm::zip(generic->getResults(), newOp->getResults()))
+          rewriter.replaceAllUsesWith(oldResult, newResult);
+        rewriter.eraseOp(generic);
+        if (producer->use_empty())
+          rewriter.eraseOp(producer);
+        generic = newOp;
+      }
+    }
+  }
+};
+
+} // namespace
