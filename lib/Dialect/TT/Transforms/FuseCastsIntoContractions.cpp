@@ -1,5 +1,6 @@
 //===- FuseCastsIntoContractions.cpp - Convert operands in the loop -------===//
 
+#include "LinalgUtils.h"
 #include "TinyTensor/Dialect/TT/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -64,14 +65,10 @@ struct FuseCastsIntoContractionsPass
       if (!castInput(op))
         continue;
       rewriter.setInsertionPoint(op);
-      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-      if (!generic) {
-        FailureOr<linalg::GenericOp> g =
-            linalg::generalizeNamedOp(rewriter, op);
-        if (failed(g))
-          continue;
-        generic = *g;
-      }
+      FailureOr<linalg::GenericOp> asGeneric = tt::asGenericOp(rewriter, op);
+      if (failed(asGeneric))
+        continue;
+      linalg::GenericOp generic = *asGeneric;
       // Fuse every cast operand (a mixed matmul may have two).
       while (OpOperand *operand = castInput(generic)) {
         if (!linalg::areElementwiseOpsFusable(operand))

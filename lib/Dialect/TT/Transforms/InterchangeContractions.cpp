@@ -1,5 +1,6 @@
 //===- InterchangeContractions.cpp - Loop order for contractions ----------===//
 
+#include "LinalgUtils.h"
 #include "TinyTensor/Dialect/TT/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -98,15 +99,10 @@ struct InterchangeContractionsPass
     });
     for (linalg::LinalgOp op : candidates) {
       rewriter.setInsertionPoint(op);
-      linalg::GenericOp generic =
-          dyn_cast<linalg::GenericOp>(op.getOperation());
-      if (!generic) {
-        FailureOr<linalg::GenericOp> g =
-            linalg::generalizeNamedOp(rewriter, op);
-        if (failed(g))
-          continue;
-        generic = *g;
-      }
+      FailureOr<linalg::GenericOp> asGeneric = tt::asGenericOp(rewriter, op);
+      if (failed(asGeneric))
+        continue;
+      linalg::GenericOp generic = *asGeneric;
       bool reassociate = false;
       SmallVector<unsigned> order = contractionOrder(generic, reassociate);
       if (order.empty())
