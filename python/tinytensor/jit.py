@@ -24,7 +24,7 @@ import numpy as np
 
 from . import compiler
 from ._mlir import func, ir, new_context
-from .builder import tensor_type, user_location
+from .builder import dtype_of, tensor_type, user_location
 from .runtime import Executable
 from .tracing import Tracer, TraceContext, as_tracer
 from .types import TensorType
@@ -201,7 +201,7 @@ class Compiled:
             [a.type for a in block.arguments], [v.type for v in values]))
         self.output_types = [
             TensorType(tuple(ir.RankedTensorType(v.type).shape),
-                       np.int32 if b else _dtype(v))
+                       np.int32 if b else dtype_of(v))
             for v, b in zip(values, self._bool_results)]
         if not module.operation.verify():
             raise compiler.CompilationError("traced module does not verify")
@@ -272,8 +272,7 @@ class Compiled:
                     "an array captured from the function's scope changed "
                     "shape or dtype; call the jit function (not the "
                     "Compiled object) to get a new specialisation")
-            captured.append(a.astype(np.int32) if a.dtype == np.bool_
-                            else a)
+            captured.append(a)  # the runtime passes booleans as int32
         unique = self._executable(list(args) + captured)
         results, seen = [], set()
         for slot in self._result_slots:
@@ -286,11 +285,6 @@ class Compiled:
         if self._structure is None:
             return results[0]
         return self._structure(results)
-
-
-def _dtype(value: ir.Value) -> np.dtype:
-    from .builder import dtype_of
-    return dtype_of(value)
 
 
 class jit:

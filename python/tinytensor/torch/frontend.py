@@ -10,7 +10,7 @@ import torch
 from ..jit import jit as _np_jit
 from .._mlir import ir, new_context
 from .importer import (GraphProgram, UnsupportedOpError, capture,
-                       check_int32_range)
+                       tensor_to_numpy)
 
 OUTPUT_TYPES = ("tt", "linalg-on-tensors", "llvm")
 
@@ -25,11 +25,8 @@ def _to_numpy(t: torch.Tensor, what: str) -> np.ndarray:
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{what} must be a torch.Tensor, got "
                         f"{type(t).__name__}")
-    array = t.detach().cpu().numpy()
-    if array.dtype == np.int64:
-        check_int32_range(t, what)
-        array = array.astype(np.int32)
-    elif array.dtype == np.bool_:
+    array = tensor_to_numpy(t, what)
+    if array.dtype == np.bool_:
         array = array.astype(np.int32)  # converted back in the program
     return array
 
