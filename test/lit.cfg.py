@@ -30,10 +30,12 @@ config.substitutions.append(
     ("%mlir_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(
     ("%mlir_c_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+# Parallel tile loops run on LLVM's OpenMP runtime.
+config.substitutions.append(("%libomp", os.path.join(config.llvm_lib_dir, "libomp.so")))
 # Compile with the CPU pipeline and run main() with mlir-runner.
 # Inserted first so that the tool and library substitutions expand inside it.
 config.substitutions.insert(
     0,
     ("%tt-run",
      "tiny-opt --tt-lower-to-llvm | mlir-runner -O3 -e main -entry-point-result=void "
-     "-shared-libs=%mlir_runner_utils,%mlir_c_runner_utils"))
+     "-shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp"))

@@ -1,7 +1,7 @@
 /*===- TinyTensor-c/Dialects.h - C API of TinyTensor --------------*- C -*-===*\
 |*                                                                            *|
-|* The tt dialect, TinyTensor's passes and named pipelines, and the shape     *|
-|* rules, for the MLIR C API and the Python bindings built on it.             *|
+|* The tt dialect and the registration of TinyTensor's passes and named      *|
+|* pipelines, for the MLIR C API and the Python bindings built on it.         *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -20,10 +20,6 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TinyTensor, tt);
 /// `tt-lower-to-llvm`) with the global pass registry, so that pass pipeline
 /// strings parsed by the C API (and Python's PassManager.parse) find them.
 MLIR_CAPI_EXPORTED void ttRegisterPasses(void);
-
-/// Adds everything TinyTensor programs need (tt and the upstream dialects and
-/// extensions that its pipelines produce) to `registry`.
-MLIR_CAPI_EXPORTED void ttRegisterAllDialects(MlirDialectRegistry registry);
 
 #ifdef __cplusplus
 }

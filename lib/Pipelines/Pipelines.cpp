@@ -2,8 +2,8 @@
 
 #include "TinyTensor/Pipelines/Pipelines.h"
 
+#include "TinyTensor/Codegen/Passes.h"
 #include "TinyTensor/Conversion/Passes.h"
-#include "TinyTensor/Dialect/TT/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -11,32 +11,51 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 void tt::buildTTOptimizePipeline(OpPassManager &pm,
-                                 const PipelineOptions &options) {
+                                 const OptimizeOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tt::createConvertTTToLinalg());
   pm.addPass(createCanonicalizerPass());
   if (options.fusion) {
     pm.addPass(createLinalgElementwiseOpFusionPass());
+    // Transposes first: a cast may feed the contraction through one.
+    pm.addNestedPass<func::FuncOp>(
+        tt::createTTFoldTransposesIntoContractions());
     pm.addNestedPass<func::FuncOp>(tt::createTTFuseCastsIntoContractions());
   }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
-void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
-                                    const PipelineOptions &options) {
-  if (options.optimize)
-    buildTTOptimizePipeline(pm, options);
+/// Tiling, fusion and vectorisation on tensors.
+static void buildCodegenOnTensors(OpPassManager &pm,
+                                  const tt::LowerToLLVMOptions &options) {
+  if (options.tile) {
+    tt::TTCPUTileAndFuseOptions tiling;
+    tiling.vectorBits = options.vectorBits;
+    tiling.fuse = options.fusion;
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPUTileAndFuse(tiling));
+    pm.addPass(createCanonicalizerPass());
+  }
+  if (options.vectorize)
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPUVectorize());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Contractions left as linalg ops (transposed operands, untiled ops) get
+  // a vectorisable loop order for LLVM.
   if (options.interchange)
     pm.addNestedPass<func::FuncOp>(tt::createTTInterchangeContractions());
+}
 
+static void buildBufferization(OpPassManager &pm,
+                               const tt::LowerToLLVMOptions &options) {
   pm.addNestedPass<func::FuncOp>(tt::createTTCopyRepeatedResults());
   pm.addPass(tt::createTTUntieEmptyTensors());
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -56,10 +75,41 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   // reshaped argument, or the argument itself) through bufferization.clone,
   // which nothing else lowers: turn it into memref.alloc + memref.copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
+}
 
+void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
+                                    const LowerToLLVMOptions &options) {
+  if (options.optimize) {
+    OptimizeOptions optimize;
+    optimize.fusion = options.fusion;
+    buildTTOptimizePipeline(pm, optimize);
+  }
+  buildCodegenOnTensors(pm, options);
+  buildBufferization(pm, options);
+
+  if (options.vectorize) {
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPULowerVectors());
+    // n-D transfers left (masked edges of tiles) become loops of 1-D ones.
+    VectorTransferToSCFOptions transfers;
+    transfers.enableFullUnroll(true);
+    pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Parallel tile loops: OpenMP worksharing loops, or sequential loops.
+  if (options.threads == 1)
+    pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+  else
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   if (options.outline)
     pm.addPass(tt::createTTOutlineLoops());
+  if (options.threads != 1) {
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+    // Drops the memref.alloca_scope it wraps loop bodies in when they
+    // allocate nothing.
+    pm.addPass(createCanonicalizerPass());
+  }
   if (options.fastMath)
     pm.addPass(tt::createTTApproximateMath());
   // math.ipowi (integer tt.pow) has no LLVM or libm lowering: expand it into
@@ -72,24 +122,30 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // Before the vector conversion: libm calls on vectors are made per element
+  // with vector.extract/insert.
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }
 
 void tt::registerTTPipelines() {
-  PassPipelineRegistration<PipelineOptions>(
+  PassPipelineRegistration<OptimizeOptions>(
       "tt-optimize",
       "tt -> optimised linalg on tensors (canonicalise, CSE, --tt-to-linalg, "
       "elementwise fusion)",
       buildTTOptimizePipeline);
-  PassPipelineRegistration<PipelineOptions>(
+  PassPipelineRegistration<LowerToLLVMOptions>(
       "tt-lower-to-llvm",
-      "tt -> LLVM dialect for the host CPU (optimise, one-shot bufferise, "
-      "deallocate, loops, lower to LLVM with C-interface wrappers)",
+      "tt -> LLVM dialect for the host CPU (optimise, tile and fuse, "
+      "vectorise, one-shot bufferise, deallocate, OpenMP, lower to LLVM with "
+      "C-interface wrappers)",
       buildTTLowerToLLVMPipeline);
 }

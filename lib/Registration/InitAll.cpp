@@ -2,6 +2,7 @@
 
 #include "TinyTensor/InitAll.h"
 
+#include "TinyTensor/Codegen/Passes.h"
 #include "TinyTensor/Conversion/Passes.h"
 #include "TinyTensor/Dialect/TT/Passes.h"
 #include "TinyTensor/Dialect/TT/TTDialect.h"
@@ -20,6 +21,7 @@ void mlir::tt::registerTinyTensorPasses() {
     return;
   registered = true;
   registerTTPasses();
+  registerTTCodegenPasses();
   registerTinyTensorConversionPasses();
   registerTTPipelines();
 }

@@ -18,7 +18,35 @@ from ._mlir import execution_engine, ir
 from .types import TensorType
 
 _LLVM_LIB_DIR = os.environ.get("TT_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
-_SHARED_LIBS = [os.path.join(_LLVM_LIB_DIR, "libmlir_c_runner_utils.so")]
+
+
+def _configure_threads() -> int:
+    """Threads of the OpenMP runtime (LLVM's libomp) that runs parallel tile
+    loops: TT_NUM_THREADS, else every core this process may use. Set through
+    libomp's environment before it starts, so it holds for every thread of
+    the process. Idle workers stop spinning after KMP_BLOCKTIME (1 ms unless
+    set), so they do not compete with NumPy's BLAS threads between calls."""
+    try:
+        default = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        default = os.cpu_count() or 1
+    value = os.environ.get("TT_NUM_THREADS", "")
+    try:
+        threads = int(value) if value else default
+    except ValueError:
+        raise ValueError(
+            f"TT_NUM_THREADS must be a positive integer, got {value!r}") from None
+    if threads < 1:
+        raise ValueError(
+            f"TT_NUM_THREADS must be a positive integer, got {value!r}")
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ.setdefault("KMP_BLOCKTIME", "1")
+    return threads
+
+
+NUM_THREADS = _configure_threads()
+_SHARED_LIBS = [os.path.join(_LLVM_LIB_DIR, "libmlir_c_runner_utils.so"),
+                os.path.join(_LLVM_LIB_DIR, "libomp.so")]
 
 # LLVM optimisation level of the JIT. Level 2 already vectorises loops for
 # the host CPU; level 3 took ten times longer to compile the GPT-2 example

@@ -14,8 +14,18 @@
 namespace mlir {
 namespace tt {
 
-/// Options shared by the TinyTensor pipelines.
-struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
+/// Options of `tt-optimize`.
+struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
+  PassOptions::Option<bool> fusion{
+      *this, "fusion",
+      llvm::cl::desc("Fuse elementwise linalg ops (producers into consumers), "
+                     "element-type conversions and transposes into "
+                     "contractions"),
+      llvm::cl::init(true)};
+};
+
+/// Options of `tt-lower-to-llvm`.
+struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
   PassOptions::Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Run the tt-optimize stage first (turn off when the "
@@ -23,16 +33,38 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> fusion{
       *this, "fusion",
-      llvm::cl::desc("Fuse elementwise linalg ops (producers into consumers)"),
+      llvm::cl::desc("tt-optimize's fusion (when optimize=true) and fusion "
+                     "of producers into tile loops (when tile=true)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tile{
+      *this, "tile",
+      llvm::cl::desc("Tile for threads, caches and registers "
+                     "(--tt-cpu-tile-and-fuse)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Vectorise tiles with MLIR's vector dialect "
+                     "(--tt-cpu-vectorize, --tt-cpu-lower-vectors)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads for parallel tile loops: 1 runs them "
+                     "sequentially, 0 leaves the count to the OpenMP runtime "
+                     "at run time (TT_NUM_THREADS in Python), N fixes it"),
+      llvm::cl::init(0)};
+  PassOptions::Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width the strategy assumes (0: the "
+                     "host CPU's)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> interchange{
       *this, "interchange",
-      llvm::cl::desc("Reorder contraction loops so the innermost loop is "
-                     "contiguous and vectorisable"),
+      llvm::cl::desc("Reorder the loops of contractions left unvectorised so "
+                     "the innermost loop is contiguous"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
-      llvm::cl::desc("Use vectorisable polynomial approximations for "
+      llvm::cl::desc("Use vectorisable polynomial approximations for f32 "
                      "tanh/exp/log/erf instead of libm calls"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> outline{
@@ -48,13 +80,14 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
 };
 
 /// tt -> optimised linalg on tensors: canonicalise, CSE, convert, fuse.
-void buildTTOptimizePipeline(OpPassManager &pm, const PipelineOptions &options);
+void buildTTOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options);
 
-/// tt -> LLVM dialect for the host CPU: the optimisation pipeline, one-shot
-/// bufferisation across function boundaries, deallocation, loops, and
-/// lowering of every remaining dialect to LLVM with C-interface wrappers.
+/// tt (or optimised linalg) -> LLVM dialect for the host CPU: tiling and
+/// fusion, vectorisation, one-shot bufferisation across function
+/// boundaries, deallocation, OpenMP for parallel loops, and lowering of
+/// every remaining dialect to LLVM with C-interface wrappers.
 void buildTTLowerToLLVMPipeline(OpPassManager &pm,
-                                const PipelineOptions &options);
+                                const LowerToLLVMOptions &options);
 
 /// Registers `tt-optimize` and `tt-lower-to-llvm` with the pass registry.
 void registerTTPipelines();

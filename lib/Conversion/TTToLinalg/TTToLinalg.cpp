@@ -474,12 +474,6 @@ struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
     auto lt = cast<RankedTensorType>(lhs.getType());
     auto rt = cast<RankedTensorType>(rhs.getType());
     Type et = lt.getElementType();
-    // x @ w.T reads w in place instead of materialising the transpose.
-    if (auto transpose = rhs.getDefiningOp<linalg::TransposeOp>();
-        transpose && rt.getRank() >= 2 && swapsLastTwo(transpose)) {
-      return batched(builder, loc, lhs, transpose.getInput(), type,
-                     /*transposedRhs=*/true);
-    }
     if (lt.getRank() > 2 || rt.getRank() > 2) {
       return batched(builder, loc, lhs, rhs, type);
     }
@@ -506,23 +500,11 @@ struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
     return result;
   }
 
-  static bool swapsLastTwo(linalg::TransposeOp op) {
-    ArrayRef<int64_t> perm = op.getPermutation();
-    int64_t n = perm.size();
-    for (int64_t i = 0; i < n - 2; ++i)
-      if (perm[i] != i)
-        return false;
-    return perm[n - 2] == n - 1 && perm[n - 1] == n - 2;
-  }
-
   /// Batched matmul: promote 1-D operands to matrices, then use
   /// linalg.batch_matmul when both are rank 3 with equal batch sizes, else a
-  /// linalg.generic whose maps broadcast the batch dimensions. With
-  /// `transposedRhs`, `rhs` is laid out [..., n, k] (the input of a
-  /// transpose of the matmul's right operand).
+  /// linalg.generic whose maps broadcast the batch dimensions.
   static Value batched(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                       RankedTensorType resultType,
-                       bool transposedRhs = false) {
+                       RankedTensorType resultType) {
     MLIRContext *ctx = b.getContext();
     auto lt = cast<RankedTensorType>(lhs.getType());
     auto rt = cast<RankedTensorType>(rhs.getType());
@@ -537,7 +519,7 @@ struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
     }
     ArrayRef<int64_t> ls = lt.getShape(), rs = rt.getShape();
     int64_t m = ls[ls.size() - 2];
-    int64_t n = transposedRhs ? rs[rs.size() - 2] : rs.back();
+    int64_t n = rs.back();
     // Full result shape with both matrix dimensions.
     SmallVector<int64_t> batch(resultType.getShape());
     batch.resize(std::max(ls.size(), rs.size()) - 2);
@@ -547,7 +529,7 @@ struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
     Value init = filledTensor(b, loc, fullType, b.getZeroAttr(et));
 
     Value result;
-    if (!transposedRhs && ls.size() == 3 && rs.size() == 3 && ls[0] == rs[0]) {
+    if (ls.size() == 3 && rs.size() == 3 && ls[0] == rs[0]) {
       result = linalg::BatchMatmulOp::create(b, loc, ValueRange{lhs, rhs}, init)
                    .getResult(0);
     } else {
@@ -568,9 +550,7 @@ struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
       for (int64_t d = 0; d < nb + 2; ++d)
         outExprs.push_back(getAffineDimExpr(d, ctx));
       SmallVector<AffineMap> maps = {operandMap(ls, nb, nb + 2),
-                                     transposedRhs
-                                         ? operandMap(rs, nb + 1, nb + 2)
-                                         : operandMap(rs, nb + 2, nb + 1),
+                                     operandMap(rs, nb + 2, nb + 1),
                                      AffineMap::get(dims, 0, outExprs, ctx)};
       SmallVector<utils::IteratorType> iterators(nb + 2,
                                                  utils::IteratorType::parallel);

@@ -1,8 +1,8 @@
 //===- TypeInference.h - Shape rules of the tt dialect ----------*- C++ -*-===//
 //
 // The shape rules of the tt dialect in one place: NumPy broadcasting,
-// reductions, matmul and the shape ops. Ops' inferReturnTypes, the
-// conversions and the C API all use these functions.
+// reductions, matmul and the shape ops. The ops' inferReturnTypes (and so
+// every builder that infers its result type, Python's included) use them.
 //
 // Each function takes an optional location; when it is set, a failure emits
 // a diagnostic there that says exactly what is wrong.

@@ -1,6 +1,6 @@
 //===- CopyRepeatedResults.cpp - Distinct tensors for each result ---------===//
 
-#include "TinyTensor/Dialect/TT/Passes.h"
+#include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -8,7 +8,7 @@
 namespace mlir {
 namespace tt {
 #define GEN_PASS_DEF_TTCOPYREPEATEDRESULTS
-#include "TinyTensor/Dialect/TT/Passes.h.inc"
+#include "TinyTensor/Codegen/Passes.h.inc"
 } // namespace tt
 } // namespace mlir
 

@@ -1,6 +1,6 @@
 //===- OutlineLoops.cpp - One function per top-level loop nest ------------===//
 
-#include "TinyTensor/Dialect/TT/Passes.h"
+#include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -12,7 +12,7 @@
 namespace mlir {
 namespace tt {
 #define GEN_PASS_DEF_TTOUTLINELOOPS
-#include "TinyTensor/Dialect/TT/Passes.h.inc"
+#include "TinyTensor/Codegen/Passes.h.inc"
 } // namespace tt
 } // namespace mlir
 
@@ -21,7 +21,7 @@ using namespace mlir;
 namespace {
 
 /// Values used inside `loop` (or as its bounds) but defined outside it.
-llvm::SetVector<Value> capturedValues(scf::ForOp loop) {
+llvm::SetVector<Value> capturedValues(Operation *loop) {
   llvm::SetVector<Value> captured;
   loop->walk([&](Operation *op) {
     for (Value v : op->getOperands()) {
@@ -42,13 +42,14 @@ struct OutlineLoopsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    SmallVector<scf::ForOp> loops;
+    SmallVector<Operation *> loops;
     for (auto func : module.getOps<func::FuncOp>())
       for (Block &block : func.getBody())
-        for (auto loop : block.getOps<scf::ForOp>())
-          if (loop.getNumResults() == 0 && countOps(loop) >= minOps)
-            loops.push_back(loop);
-    for (scf::ForOp loop : loops)
+        for (Operation &op : block)
+          if (isa<scf::ForOp, scf::ParallelOp>(op) && op.getNumResults() == 0 &&
+              countOps(&op) >= minOps)
+            loops.push_back(&op);
+    for (Operation *loop : loops)
       outline(loop, symbols);
   }
 
@@ -58,7 +59,7 @@ struct OutlineLoopsPass
     return n;
   }
 
-  void outline(scf::ForOp loop, SymbolTable &symbols) {
+  void outline(Operation *loop, SymbolTable &symbols) {
     auto parent = loop->getParentOfType<func::FuncOp>();
     MLIRContext *ctx = &getContext();
     OpBuilder builder(ctx);
@@ -77,7 +78,7 @@ struct OutlineLoopsPass
     builder.setInsertionPoint(parent);
     auto type = FunctionType::get(ctx, ValueRange(arguments).getTypes(), {});
     auto callee = func::FuncOp::create(
-        builder, loop.getLoc(), (parent.getName() + "_loop").str(), type);
+        builder, loop->getLoc(), (parent.getName() + "_loop").str(), type);
     callee.setPrivate();
     // Keep the loop in its own function through LLVM's inliner.
     callee->setAttr("passthrough",
@@ -92,11 +93,11 @@ struct OutlineLoopsPass
     for (Operation *c : constants)
       builder.clone(*c, mapping);
     builder.clone(*loop, mapping);
-    func::ReturnOp::create(builder, loop.getLoc());
+    func::ReturnOp::create(builder, loop->getLoc());
 
     builder.setInsertionPoint(loop);
-    func::CallOp::create(builder, loop.getLoc(), callee, arguments);
-    loop.erase();
+    func::CallOp::create(builder, loop->getLoc(), callee, arguments);
+    loop->erase();
   }
 };
 

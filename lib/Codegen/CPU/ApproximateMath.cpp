@@ -1,6 +1,6 @@
 //===- ApproximateMath.cpp - Polynomial math for vectorisation ------------===//
 
-#include "TinyTensor/Dialect/TT/Passes.h"
+#include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -8,7 +8,7 @@
 namespace mlir {
 namespace tt {
 #define GEN_PASS_DEF_TTAPPROXIMATEMATH
-#include "TinyTensor/Dialect/TT/Passes.h.inc"
+#include "TinyTensor/Codegen/Passes.h.inc"
 } // namespace tt
 } // namespace mlir
 

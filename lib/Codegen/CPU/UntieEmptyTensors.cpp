@@ -1,13 +1,13 @@
 //===- UntieEmptyTensors.cpp - One tensor.empty per use -------------------===//
 
-#include "TinyTensor/Dialect/TT/Passes.h"
+#include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
 namespace tt {
 #define GEN_PASS_DEF_TTUNTIEEMPTYTENSORS
-#include "TinyTensor/Dialect/TT/Passes.h.inc"
+#include "TinyTensor/Codegen/Passes.h.inc"
 } // namespace tt
 } // namespace mlir
 

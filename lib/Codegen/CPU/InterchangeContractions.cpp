@@ -1,7 +1,7 @@
 //===- InterchangeContractions.cpp - Loop order for contractions ----------===//
 
-#include "LinalgUtils.h"
-#include "TinyTensor/Dialect/TT/Passes.h"
+#include "../Common/LinalgUtils.h"
+#include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -11,7 +11,7 @@
 namespace mlir {
 namespace tt {
 #define GEN_PASS_DEF_TTINTERCHANGECONTRACTIONS
-#include "TinyTensor/Dialect/TT/Passes.h.inc"
+#include "TinyTensor/Codegen/Passes.h.inc"
 } // namespace tt
 } // namespace mlir
 

@@ -1,6 +1,6 @@
 //===- EmitCInterface.cpp - Request C-interface wrappers ------------------===//
 
-#include "TinyTensor/Dialect/TT/Passes.h"
+#include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -8,7 +8,7 @@
 namespace mlir {
 namespace tt {
 #define GEN_PASS_DEF_TTEMITCINTERFACE
-#include "TinyTensor/Dialect/TT/Passes.h.inc"
+#include "TinyTensor/Codegen/Passes.h.inc"
 } // namespace tt
 } // namespace mlir
 

@@ -1,0 +1,30 @@
+//===- Passes.h - TinyTensor code generation passes -------------*- C++ -*-===//
+
+#ifndef TINYTENSOR_CODEGEN_PASSES_H
+#define TINYTENSOR_CODEGEN_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace tt {
+
+#define GEN_PASS_DECL
+#include "TinyTensor/Codegen/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "TinyTensor/Codegen/Passes.h.inc"
+
+} // namespace tt
+} // namespace mlir
+
+#endif // TINYTENSOR_CODEGEN_PASSES_H

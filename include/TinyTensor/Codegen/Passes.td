@@ -1,0 +1,226 @@
+//===- Passes.td - TinyTensor code generation passes -------*- tablegen -*-===//
+//
+// The back end: linalg-level rewrites, tiling, fusion, vectorisation and the
+// passes that prepare buffers and functions for LLVM. None of these touch a
+// tt op; the named pipelines in lib/Pipelines put them in order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TINYTENSOR_CODEGEN_PASSES_TD
+#define TINYTENSOR_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Common (target-independent) linalg rewrites
+//===----------------------------------------------------------------------===//
+
+def TTFoldTransposesIntoContractions
+    : Pass<"tt-fold-transposes-into-contractions", "func::FuncOp"> {
+  let summary = "Read transposed contraction operands in place";
+  let description = [{
+    A contraction (`linalg.matmul`, `linalg.batch_matmul`, or a generic with
+    reduction loops) whose input is produced by a `linalg.transpose` reads
+    the transpose's input instead, with the permutation folded into its
+    indexing map (named ops become `linalg.generic`). `x @ w.T` then reads
+    `w` in place rather than materialising its transpose. The transpose is
+    erased when nothing else uses it.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// CPU code generation
+//===----------------------------------------------------------------------===//
+
+def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
+  let summary = "Tile linalg ops for threads, caches and registers, fusing "
+                "producers into the tile loops";
+  let description = [{
+    Code generation strategy for the host CPU, decided per op by
+    `KernelConfig` (lib/Codegen/CPU/KernelConfig.cpp) from the op and the
+    CPU's vector width:
+
+    1. Every root op (a linalg op whose result is not consumed by another
+       linalg op in a fusable way) is tiled with `scf.forall` over its
+       parallel dimensions (the thread and cache-block level), and its
+       linalg producers are fused into that loop through `TilingInterface`
+       (`scf::tileConsumerAndFuseProducersUsingSCF`) when each tile needs a
+       distinct slice of the producer (no recomputation): a matmul's bias +
+       gelu epilogue stays in the matmul's tile, and the reductions of
+       layer_norm and softmax run on the same rows as their consumers.
+    2. Inside, each op is tiled again with `scf.for` for the register level:
+       matmuls by `[kc]` (cache block of the reduction), then `[mr, nr]`
+       (the register tile) and `[kr]` (the unrolled reduction step);
+       elementwise ops and reductions by one vector (a few registers) along
+       the innermost dimension.
+    3. Loops whose trip count the step does not divide are peeled, so the
+       main loop works on full, static tiles and only the last iteration
+       has a partial one.
+
+    `vector-bits=0` (the default) asks the host CPU for its vector width
+    (512 with AVX-512, 256 with AVX2, else 128).
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "Vector register width in bits (0: the host CPU's)">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Fuse producers into the tile loops of their consumers">,
+    Option<"peel", "peel", "bool", /*default=*/"true",
+           "Peel partial tiles off the register-level loops">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
+  let summary = "Vectorise tiled linalg ops and keep accumulators in "
+                "registers";
+  let description = [{
+    Runs `linalg::vectorize` on every linalg op with a static iteration
+    space of at most `max-vector-elements` elements (the tiles that
+    `--tt-cpu-tile-and-fuse` makes), and masked vectorisation on partial
+    tiles whose sizes have static upper bounds. Elementwise multiply +
+    reduce pairs become `vector.contract`; transfers of loop-invariant
+    subsets (a matmul's accumulator tile) are hoisted out of the reduction
+    loops so they stay in registers. Ops it cannot vectorise are left for
+    `convert-linalg-to-loops`.
+  }];
+  let options = [
+    Option<"maxVectorElements", "max-vector-elements", "int64_t",
+           /*default=*/"16384",
+           "Largest iteration space (in elements) to vectorise as one op">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TTCPULowerVectors : Pass<"tt-cpu-lower-vectors", "func::FuncOp"> {
+  let summary = "Lower vector ops to what LLVM maps to the host ISA";
+  let description = [{
+    Lowers `vector.contract` to outer products and FMAs, `vector.mask`,
+    multi-dimensional reductions, broadcasts, transposes and shape casts,
+    and transfers to (masked) loads and stores of rank 1. Reductions are
+    marked reassociable so that LLVM reduces in a tree (the order NumPy's
+    pairwise summation also changes).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TTEmitCInterface : Pass<"tt-emit-c-interface", "ModuleOp"> {
+  let summary = "Mark public functions for C-interface wrappers";
+  let description = [{
+    Adds `llvm.emit_c_interface` to every public `func.func` with a body, so
+    that `--convert-func-to-llvm` emits `_mlir_ciface_<name>` wrappers that
+    take memref descriptors by pointer (what the ExecutionEngine and
+    TinyTensor's runtime call).
+  }];
+}
+
+def TTInterchangeContractions : Pass<"tt-interchange-contractions",
+                                     "func::FuncOp"> {
+  let summary = "Choose a vectorisable loop order for matmul-like ops";
+  let description = [{
+    Rewrites `linalg.matmul`, `linalg.batch_matmul` and matmul-shaped
+    `linalg.generic` ops (iteration space `(batch..., m, n, k)`) into generic
+    form with a loop order whose innermost loop is contiguous, which LLVM
+    vectorises for the host CPU once lowered to loops:
+
+    * `B[..., k, n]`: order `(batch..., k, m, n)` when the result slice
+      `C[m, n]` fits in cache (each row of B is streamed once), otherwise
+      `(batch..., m, k, n)`;
+    * `B[..., n, k]` (a transposed right operand, e.g. `x @ w.T`): order
+      `(batch..., n, m, k)`, dot products over contiguous rows, with the body
+      marked `fastmath<reassoc, contract>` so that LLVM vectorises the sum.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def TTApproximateMath : Pass<"tt-approximate-math"> {
+  let summary = "Replace f32 math functions by vectorisable polynomials";
+  let description = [{
+    Rewrites f32 `math.tanh`, `math.exp`, `math.log`, `math.erf` (and the
+    functions they are built from) into polynomial approximations made of
+    `arith` ops and `math.fma`/`absf`/`floor` (LLVM intrinsics, not calls),
+    which LLVM vectorises, instead of scalar libm calls. The
+    approximations are MLIR's upstream ones (errors of a few ulps). f64 ops
+    keep calling libm.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TTUntieEmptyTensors : Pass<"tt-untie-empty-tensors"> {
+  let summary = "Give every use of a tensor.empty its own op";
+  let description = [{
+    CSE merges identical `tensor.empty` ops, so one value ends up as the
+    `outs` operand of many linalg ops. One-shot bufferization then sees all of
+    their results in one alias set, which makes its analysis quadratic in the
+    program size and can force copies. This pass clones a shared
+    `tensor.empty` next to each of its users; run it right before
+    bufferization.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def TTOutlineLoops : Pass<"tt-outline-loops", "ModuleOp"> {
+  let summary = "Move each top-level loop nest into its own function";
+  let description = [{
+    Outlines every top-level `scf.for` or `scf.parallel` nest without
+    results (the loops of tiles and of `convert-linalg-to-loops` on buffers;
+    parallel ones before they become OpenMP regions) into a private function
+    marked `noinline`, called from where the loop was. Constants the loop
+    uses are cloned into the new function, so bounds stay static for LLVM.
+    LLVM's function passes are superlinear in function size; small functions
+    keep JIT compile time linear in the size of the program.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "unsigned", /*default=*/"8",
+           "Only outline loop nests with at least this many operations">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def TTCopyRepeatedResults : Pass<"tt-copy-repeated-results", "func::FuncOp"> {
+  let summary = "Return a copy when a function returns one tensor twice";
+  let description = [{
+    When a `func.return` lists the same tensor value more than once (as CSE
+    makes of `return f(x), f(x)`), every repetition after the first is
+    replaced by a `linalg.copy` into a new tensor, so that after
+    bufferization each result has its own buffer (required when results
+    become caller-allocated output arguments).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def TTFuseCastsIntoContractions : Pass<"tt-fuse-casts-into-contractions",
+                                       "func::FuncOp"> {
+  let summary = "Convert matmul operands inside the matmul loop";
+  let description = [{
+    A matmul of mixed precision (NumPy promotes `f64 @ f32` to f64) reads an
+    operand through an elementwise `linalg.generic` that only converts its
+    element type. Materialising that conversion writes a full copy of the
+    operand (for weights, every call). This pass fuses such single-use
+    conversions into the contraction (generalising named matmuls), so each
+    element is converted as it is read. Other elementwise producers are left
+    alone: fusing them into a contraction would recompute them for every
+    output column.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+#endif // TINYTENSOR_CODEGEN_PASSES_TD

@@ -1,0 +1,265 @@
+//===- KernelConfig.cpp - CPU code generation strategy --------------------===//
+
+#include "KernelConfig.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::tt;
+
+//===----------------------------------------------------------------------===//
+// Target
+//===----------------------------------------------------------------------===//
+
+CPUTarget CPUTarget::host() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  CPUTarget target;
+  if (features.lookup("avx512f"))
+    target.vectorBits = 512;
+  else if (features.lookup("avx2") || features.lookup("avx"))
+    target.vectorBits = 256;
+  return target;
+}
+
+CPUTarget CPUTarget::get(unsigned vectorBits) {
+  if (vectorBits == 0)
+    return host();
+  CPUTarget target;
+  target.vectorBits = vectorBits;
+  return target;
+}
+
+int64_t CPUTarget::lanes(Type elementType) const {
+  unsigned bits = elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth()
+                                             : 64;
+  return std::max<int64_t>(1, vectorBits / std::max(bits, 8u));
+}
+
+//===----------------------------------------------------------------------===//
+// Tuning constants
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A thread's block of a matmul: rows and columns of C, and the depth of
+/// the reduction block, so that a [kc x nc] panel of B (256 KiB in f32)
+/// stays in L2 and an [mr x kc] sliver of A in L1.
+constexpr int64_t kMatmulBlockM = 128;
+constexpr int64_t kMatmulBlockN = 256;
+constexpr int64_t kMatmulBlockK = 256;
+/// Reduction steps unrolled in the register tile.
+constexpr int64_t kMatmulUnrollK = 4;
+/// Blocks to aim for so that every thread of a many-core machine has work.
+constexpr int64_t kMinParallelBlocks = 8;
+/// Elements per thread block of elementwise ops and reductions (128 KiB of
+/// f32: enough work to amortise a thread hand-off, small enough for L2).
+constexpr int64_t kElementsPerBlock = 32 * 1024;
+/// At most this many blocks (the rest of the work goes into each block).
+constexpr int64_t kMaxParallelBlocks = 256;
+/// Vector registers per elementwise step.
+constexpr int64_t kElementwiseRegisters = 4;
+/// Reductions over at most this many elements become one vector reduction
+/// per row; longer rows are reduced in chunks of this size.
+constexpr int64_t kMaxReductionVector = 4096;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// The element type that decides the vector width: the widest one the op
+/// reads or writes (a mixed f64 x f32 contraction computes in f64).
+Type computeElementType(linalg::LinalgOp op) {
+  Type widest;
+  for (Value v : op->getOperands()) {
+    Type t = getElementTypeOrSelf(v.getType());
+    if (!t.isIntOrFloat())
+      continue;
+    if (!widest || t.getIntOrFloatBitWidth() > widest.getIntOrFloatBitWidth())
+      widest = t;
+  }
+  return widest;
+}
+
+/// The loop that indexes the innermost (contiguous) dimension of the op's
+/// first operand that has one, or the last loop.
+unsigned contiguousLoop(linalg::LinalgOp op) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.getNumResults() == 0)
+      continue;
+    if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
+      return dim.getPosition();
+  }
+  return op.getNumLoops() - 1;
+}
+
+/// Level-1 tiles that split one parallel loop (the outermost of `candidates`
+/// with more than one iteration) into blocks of about kElementsPerBlock
+/// elements of the whole iteration space. Empty when one block suffices.
+SmallVector<int64_t> splitOuterLoop(ArrayRef<int64_t> ranges,
+                                    ArrayRef<unsigned> candidates) {
+  int64_t total = 1;
+  for (int64_t r : ranges)
+    total *= r;
+  int64_t blocks = std::min(ceilDiv(total, kElementsPerBlock),
+                            kMaxParallelBlocks);
+  if (blocks <= 1)
+    return {};
+  for (unsigned loop : candidates) {
+    if (ranges[loop] <= 1)
+      continue;
+    SmallVector<int64_t> tiles(ranges.size(), 0);
+    tiles[loop] = ceilDiv(ranges[loop], std::min(blocks, ranges[loop]));
+    return tiles;
+  }
+  return {};
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Matching
+//===----------------------------------------------------------------------===//
+
+std::optional<MatmulDims> tt::getMatmulDims(linalg::LinalgOp op) {
+  unsigned n = op.getNumLoops();
+  if (n < 3 || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 1 ||
+      op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  AffineMap out = op.getIndexingMapsArray()[2];
+  if (out != AffineMap::getMultiDimIdentityMap(n, ctx).getMajorSubMap(n - 1))
+    return std::nullopt;
+  MatmulDims dims;
+  dims.m = n - 3;
+  dims.n = n - 2;
+  dims.k = n - 1;
+  for (unsigned d = 0; d < n - 3; ++d)
+    dims.batch.push_back(d);
+  // A is [..., m, k] and B is [..., k, n]; batch dimensions may broadcast.
+  auto endsWith = [&](AffineMap map, unsigned row, unsigned col) {
+    unsigned r = map.getNumResults();
+    return r >= 2 && map.getResult(r - 2) == getAffineDimExpr(row, ctx) &&
+           map.getResult(r - 1) == getAffineDimExpr(col, ctx);
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!endsWith(maps[0], dims.m, dims.k) || !endsWith(maps[1], dims.k, dims.n))
+    return std::nullopt;
+  if (!maps[0].isProjectedPermutation() || !maps[1].isProjectedPermutation())
+    return std::nullopt;
+  return dims;
+}
+
+//===----------------------------------------------------------------------===//
+// Strategies
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
+                          int64_t lanes, const CPUTarget &target) {
+  unsigned numLoops = ranges.size();
+  int64_t m = ranges[dims.m], n = ranges[dims.n], k = ranges[dims.k];
+  // Register tile: mr rows of C by two vectors of columns. With 32 vector
+  // registers (AVX-512) 8 x 2 accumulators leave room for operands; with 16
+  // (AVX2 and narrower) 4 x 2.
+  int64_t mr = target.vectorBits >= 512 ? 8 : 4;
+  int64_t nr = 2 * lanes;
+  int64_t kr = kMatmulUnrollK;
+
+  KernelConfig config{KernelKind::Matmul, {}, {}};
+  // Level 1: blocks of C, enough of them for every thread.
+  int64_t batch = 1;
+  for (unsigned b : dims.batch)
+    batch *= ranges[b];
+  int64_t mc = std::min(m, kMatmulBlockM);
+  int64_t mBlocks = ceilDiv(m, mc) * batch;
+  int64_t nc = std::min(roundUp(n, nr), kMatmulBlockN);
+  if (mBlocks * ceilDiv(n, nc) < kMinParallelBlocks)
+    nc = std::max(nr, roundUp(ceilDiv(n, ceilDiv(kMinParallelBlocks, mBlocks)),
+                              nr));
+  SmallVector<int64_t> parallel(numLoops, 0);
+  for (unsigned b : dims.batch)
+    parallel[b] = 1;
+  parallel[dims.m] = mc;
+  parallel[dims.n] = nc;
+  if (batch * ceilDiv(m, mc) * ceilDiv(n, nc) > 1)
+    config.parallelTiles = parallel;
+
+  // Level 2: the reduction in cache blocks, then register tiles, then the
+  // unrolled reduction step.
+  SmallVector<int64_t> kBlock(numLoops, 0), reg(numLoops, 0),
+      kStep(numLoops, 0);
+  for (unsigned b : dims.batch)
+    kBlock[b] = 1;
+  kBlock[dims.k] = std::min(k, kMatmulBlockK);
+  reg[dims.m] = std::min(m, mr);
+  reg[dims.n] = std::min(n, nr);
+  kStep[dims.k] = std::min(k, kr);
+  config.loopTiles = {kBlock, reg, kStep};
+  return config;
+}
+
+KernelConfig reductionConfig(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
+                             int64_t lanes) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned numLoops = ranges.size();
+  unsigned inner = contiguousLoop(op);
+  SmallVector<unsigned> parallelLoops;
+  for (unsigned i = 0; i < numLoops; ++i)
+    if (iterators[i] == utils::IteratorType::parallel && i != inner)
+      parallelLoops.push_back(i);
+
+  KernelConfig config{KernelKind::Reduction, {}, {}};
+  config.parallelTiles = splitOuterLoop(ranges, parallelLoops);
+  SmallVector<int64_t> reg(numLoops, 1);
+  if (iterators[inner] == utils::IteratorType::reduction) {
+    // Row reductions: one vector reduction per row (in chunks if long).
+    reg[inner] = std::min(ranges[inner], kMaxReductionVector);
+  } else {
+    // Column reductions: accumulate a vector of columns, one row at a time.
+    reg[inner] = std::min(ranges[inner], kElementwiseRegisters * lanes);
+  }
+  config.loopTiles = {reg};
+  return config;
+}
+
+KernelConfig elementwiseConfig(ArrayRef<int64_t> ranges, int64_t lanes) {
+  unsigned numLoops = ranges.size();
+  KernelConfig config{KernelKind::Elementwise, {}, {}};
+  // Split outer loops across threads, never the innermost one of a
+  // multi-dimensional op: its rows may come from fused row reductions.
+  SmallVector<unsigned> outer;
+  for (unsigned i = 0; i + 1 < numLoops; ++i)
+    outer.push_back(i);
+  if (numLoops == 1)
+    outer.push_back(0);
+  config.parallelTiles = splitOuterLoop(ranges, outer);
+  SmallVector<int64_t> reg(numLoops, 1);
+  reg.back() = std::min(ranges.back(), kElementwiseRegisters * lanes);
+  config.loopTiles = {reg};
+  return config;
+}
+
+} // namespace
+
+std::optional<KernelConfig> tt::getKernelConfig(linalg::LinalgOp op,
+                                                const CPUTarget &target) {
+  if (op.getNumLoops() == 0 || !op.hasPureTensorSemantics())
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic) ||
+      llvm::any_of(ranges, [](int64_t r) { return r == 0; }))
+    return std::nullopt;
+  Type elementType = computeElementType(op);
+  if (!elementType)
+    return std::nullopt;
+  int64_t lanes = target.lanes(elementType);
+
+  if (std::optional<MatmulDims> dims = getMatmulDims(op))
+    return matmulConfig(ranges, *dims, lanes, target);
+  if (op.getNumReductionLoops() > 0)
+    return reductionConfig(op, ranges, lanes);
+  return elementwiseConfig(ranges, lanes);
+}

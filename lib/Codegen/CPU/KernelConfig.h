@@ -1,0 +1,80 @@
+//===- KernelConfig.h - CPU code generation strategy ------------*- C++ -*-===//
+//
+// The one place that decides how a linalg op becomes CPU code: which loops
+// are split across threads and cache blocks, which are tiled for registers,
+// and how wide the vectors are. Everything else in lib/Codegen/CPU applies
+// these decisions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TINYTENSOR_LIB_CODEGEN_CPU_KERNELCONFIG_H
+#define TINYTENSOR_LIB_CODEGEN_CPU_KERNELCONFIG_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace mlir {
+namespace tt {
+
+/// What the strategy needs to know about the CPU.
+struct CPUTarget {
+  /// Width of a vector register in bits: 512 (AVX-512), 256 (AVX2/AVX) or
+  /// 128 (SSE, NEON and anything else).
+  unsigned vectorBits = 128;
+
+  /// The CPU this process runs on, from LLVM's host feature detection.
+  static CPUTarget host();
+  /// `host()` when `vectorBits` is 0, else a CPU with that vector width.
+  static CPUTarget get(unsigned vectorBits);
+
+  /// Elements of `elementType` in one vector register (at least 1).
+  int64_t lanes(Type elementType) const;
+};
+
+/// The kinds of kernel the strategy distinguishes.
+enum class KernelKind {
+  /// A contraction `C[b.., m, n] += A[b.., m, k] * B[b.., k, n]` (any body
+  /// that multiplies and adds, possibly converting its operands): register
+  /// blocked outer products.
+  Matmul,
+  /// Any other op with reduction loops (row sums, matvec, transposed-operand
+  /// contractions): split across threads by its parallel loops, vectorised
+  /// along the contiguous loop.
+  Reduction,
+  /// All loops parallel (elementwise ops, fills, broadcasts, transposes).
+  Elementwise,
+};
+
+/// Tile sizes for each level of the strategy, one entry per loop of the op
+/// (0: the loop is not tiled at that level).
+struct KernelConfig {
+  KernelKind kind;
+  /// Level 1, `scf.forall`: blocks that threads run in parallel, sized for
+  /// the caches. Empty when the op is too small to be worth splitting.
+  SmallVector<int64_t> parallelTiles;
+  /// Level 2, nested `scf.for` tilings applied one after the other inside a
+  /// block (a matmul's [kc], then [mr, nr], then [kr]). The innermost tile
+  /// is what `tt-cpu-vectorize` turns into vector ops.
+  SmallVector<SmallVector<int64_t>> loopTiles;
+};
+
+/// The loop positions (batch..., m, n, k) of a matmul-shaped op, if `op` is
+/// one: two inputs and one init, exactly one reduction loop (the last), an
+/// output indexed by every parallel loop in order, A read as [.., m, k] and
+/// B as [.., k, n] (row-major, so a row of B is contiguous).
+struct MatmulDims {
+  SmallVector<unsigned> batch;
+  unsigned m, n, k;
+};
+std::optional<MatmulDims> getMatmulDims(linalg::LinalgOp op);
+
+/// The configuration of `op` on `target`, or nothing when the op is left to
+/// the generic lowering (dynamic shapes, rank 0, unsupported element types).
+std::optional<KernelConfig> getKernelConfig(linalg::LinalgOp op,
+                                            const CPUTarget &target);
+
+} // namespace tt
+} // namespace mlir
+
+#endif // TINYTENSOR_LIB_CODEGEN_CPU_KERNELCONFIG_H

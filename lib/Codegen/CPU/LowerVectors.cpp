@@ -1,0 +1,68 @@
+//===- LowerVectors.cpp - Vector ops to what LLVM maps to the ISA ---------===//
+
+#include "TinyTensor/Codegen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace tt {
+#define GEN_PASS_DEF_TTCPULOWERVECTORS
+#include "TinyTensor/Codegen/Passes.h.inc"
+} // namespace tt
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+struct CPULowerVectorsPass
+    : public tt::impl::TTCPULowerVectorsBase<CPULowerVectorsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    // Contractions to outer products (a broadcast of one A element times a
+    // row of B, accumulated with FMA), masks folded into transfers,
+    // n-D reductions to 1-D ones.
+    {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorContractLoweringPatterns(
+          patterns, vector::VectorContractLowering::OuterProduct);
+      vector::populateVectorOuterProductLoweringPatterns(patterns);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerReduction);
+      vector::populateVectorMaskOpLoweringPatterns(patterns);
+      vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Transfers of rank 1 (loads and stores, masked at the edges), and the
+    // remaining shape manipulations. No canonicalisation patterns here: they
+    // would rebuild n-D vectors element by element (vector.from_elements).
+    {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorTransferLoweringPatterns(patterns,
+                                                     /*maxTransferRank=*/1);
+      vector::populateVectorTransposeLoweringPatterns(
+          patterns, vector::VectorTransposeLowering::EltWise);
+      vector::populateVectorBroadcastLoweringPatterns(patterns);
+      vector::populateVectorShapeCastLoweringPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Let LLVM reduce in a tree rather than element by element.
+    auto reassoc = arith::FastMathFlagsAttr::get(
+        ctx, arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+    func.walk([&](vector::ReductionOp op) {
+      if (isa<FloatType>(op.getType()))
+        op.setFastmathAttr(reassoc);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,258 @@
+//===- TileAndFuse.cpp - Thread, cache and register tiling ----------------===//
+//
+// Applies the KernelConfig of each linalg op: an scf.forall over blocks with
+// producers fused in, then nested scf.for register tiles, then peeling of
+// partial tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelConfig.h"
+#include "TinyTensor/Codegen/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace tt {
+#define GEN_PASS_DEF_TTCPUTILEANDFUSE
+#include "TinyTensor/Codegen/Passes.h.inc"
+} // namespace tt
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tt;
+
+namespace {
+
+/// Marks the scf.for loops of register tiles, to be peeled.
+constexpr llvm::StringLiteral kPeelMarker = "tt.peel";
+
+/// True if `value` is computed from `iv` inside `scope`.
+bool dependsOn(Value value, Value iv, Operation *scope) {
+  SmallVector<Value> worklist = {value};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (v == iv)
+      return true;
+    if (!seen.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (def && scope->isProperAncestor(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+/// A producer is fused into the block loop only if every block needs its
+/// own slice of it (the slice moves with every loop that has more than one
+/// iteration; otherwise each block would recompute the same values, as a
+/// layer norm fused into a matmul's operand would be for every column
+/// block), and all its users are in the loop or already fused into it
+/// (`cluster`: the root and the producers fused so far); otherwise it would
+/// be computed twice.
+std::optional<scf::SCFTileAndFuseOptions::ControlFnResult>
+shouldFuse(tensor::ExtractSliceOp slice, OpResult producer,
+           llvm::SmallPtrSetImpl<Operation *> &cluster) {
+  auto loop = slice->getParentOfType<scf::ForallOp>();
+  if (!loop || !isa<linalg::LinalgOp>(producer.getOwner()))
+    return std::nullopt;
+  for (auto [iv, lb, ub, step] :
+       llvm::zip(loop.getInductionVars(), loop.getMixedLowerBound(),
+                 loop.getMixedUpperBound(), loop.getMixedStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb),
+                           u = getConstantIntValue(ub),
+                           s = getConstantIntValue(step);
+    if (l && u && s && *u - *l <= *s)
+      continue; // a single iteration
+    bool moves = llvm::any_of(slice.getOffsets(), [&](Value offset) {
+      return dependsOn(offset, iv, loop);
+    });
+    if (!moves)
+      return std::nullopt;
+  }
+  for (Operation *user : producer.getOwner()->getUsers())
+    if (user != loop && !loop->isProperAncestor(user) && !cluster.contains(user))
+      return std::nullopt;
+  cluster.insert(producer.getOwner());
+  return scf::SCFTileAndFuseOptions::ControlFnResult{};
+}
+
+SmallVector<OpFoldResult> asIndexAttrs(OpBuilder &b, ArrayRef<int64_t> v) {
+  return llvm::map_to_vector(
+      v, [&](int64_t x) -> OpFoldResult { return b.getIndexAttr(x); });
+}
+
+/// The level-1 tiles of a root: its own, or for an elementwise op that
+/// consumes a matmul through an identity map (a bias or activation
+/// epilogue), the matmul's blocks, so that the matmul fuses into them.
+SmallVector<int64_t> rootTiles(linalg::LinalgOp root, const KernelConfig &own,
+                               const CPUTarget &target) {
+  if (own.kind != KernelKind::Elementwise)
+    return own.parallelTiles;
+  for (OpOperand *input : root.getDpsInputOperands()) {
+    auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || !root.getMatchingIndexingMap(input).isIdentity())
+      continue;
+    std::optional<MatmulDims> dims = getMatmulDims(producer);
+    if (!dims)
+      continue;
+    std::optional<KernelConfig> config = getKernelConfig(producer, target);
+    if (!config || config->parallelTiles.empty())
+      continue;
+    // The matmul's parallel loops are (batch..., m, n), in the order of the
+    // epilogue's loops.
+    SmallVector<int64_t> tiles(config->parallelTiles);
+    tiles.pop_back(); // k
+    if (tiles.size() == root.getNumLoops())
+      return tiles;
+  }
+  return own.parallelTiles;
+}
+
+struct CPUTileAndFusePass
+    : public tt::impl::TTCPUTileAndFuseBase<CPUTileAndFusePass> {
+  using TTCPUTileAndFuseBase::TTCPUTileAndFuseBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    CPUTarget target = CPUTarget::get(vectorBits);
+    IRRewriter rewriter(&getContext());
+
+    // Level 1: roots, last first, each with its producers fused in.
+    SmallVector<linalg::LinalgOp> roots;
+    for (Operation &op : func.getBody().getOps())
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+        roots.push_back(linalgOp);
+    llvm::SmallPtrSet<Operation *, 16> erased;
+    for (linalg::LinalgOp root : llvm::reverse(roots)) {
+      if (erased.contains(root))
+        continue;
+      if (failed(tileRoot(rewriter, root, target, erased)))
+        return signalPassFailure();
+    }
+
+    // Level 2: every linalg op, inside a block or not.
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    for (linalg::LinalgOp op : ops)
+      if (failed(tileLoops(rewriter, op, target)))
+        return signalPassFailure();
+
+    if (peel)
+      peelLoops(rewriter, func);
+    func.walk([](scf::ForOp loop) { loop->removeAttr(kPeelMarker); });
+  }
+
+  LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
+                         const CPUTarget &target,
+                         llvm::SmallPtrSetImpl<Operation *> &erased) {
+    std::optional<KernelConfig> config = getKernelConfig(root, target);
+    if (!config)
+      return success();
+    SmallVector<int64_t> tiles = rootTiles(root, *config, target);
+    if (tiles.empty())
+      return success();
+    rewriter.setInsertionPoint(root);
+    scf::SCFTilingOptions tiling;
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    tiling.setTileSizes(asIndexAttrs(rewriter, tiles));
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    llvm::SmallPtrSet<Operation *, 8> cluster = {root};
+    if (fuse)
+      options.setFusionControlFn(
+          [&](tensor::ExtractSliceOp slice, OpResult producer, bool) {
+            return shouldFuse(slice, producer, cluster);
+          });
+    else
+      options.setFusionControlFn([](tensor::ExtractSliceOp, OpResult, bool) {
+        return std::optional<scf::SCFTileAndFuseOptions::ControlFnResult>();
+      });
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(root.getOperation()), options);
+    if (failed(result))
+      return root.emitError("tt-cpu-tile-and-fuse: could not tile the op");
+    for (OpResult res : root->getResults())
+      if (Value replacement = result->replacements.lookup(res))
+        rewriter.replaceAllUsesWith(res, replacement);
+    erased.insert(root);
+    rewriter.eraseOp(root);
+    // Fused producers have no users left outside the loop (see shouldFuse).
+    for (Operation *producer : result->fusedProducers) {
+      if (producer->use_empty()) {
+        erased.insert(producer);
+        rewriter.eraseOp(producer);
+      }
+    }
+    return success();
+  }
+
+  LogicalResult tileLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+                          const CPUTarget &target) {
+    std::optional<KernelConfig> config = getKernelConfig(op, target);
+    if (!config)
+      return success();
+    Operation *current = op;
+    for (ArrayRef<int64_t> tiles : config->loopTiles) {
+      if (llvm::all_of(tiles, [](int64_t t) { return t == 0; }))
+        continue;
+      // Tiles covering the whole loop make no loop.
+      SmallVector<int64_t> ranges =
+          cast<linalg::LinalgOp>(current).getStaticLoopRanges();
+      SmallVector<int64_t> sizes(tiles);
+      bool any = false;
+      for (auto [size, range] : llvm::zip(sizes, ranges)) {
+        if (size >= range && !ShapedType::isDynamic(range))
+          size = 0;
+        any |= size != 0;
+      }
+      if (!any)
+        continue;
+      rewriter.setInsertionPoint(current);
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
+      FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(current), tiling);
+      if (failed(result))
+        return current->emitError("tt-cpu-tile-and-fuse: could not tile the "
+                                  "op for registers");
+      rewriter.replaceOp(current, result->replacements);
+      for (LoopLikeOpInterface loop : result->loops)
+        loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
+      current = result->tiledOps.front();
+    }
+    return success();
+  }
+
+  /// Splits each marked loop into a main loop of full tiles and one partial
+  /// iteration, outermost first (peeling an outer loop clones the inner
+  /// ones, which are peeled in turn).
+  static void peelLoops(RewriterBase &rewriter, func::FuncOp func) {
+    while (true) {
+      scf::ForOp next;
+      func.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+        if (!loop->hasAttr(kPeelMarker))
+          return WalkResult::advance();
+        next = loop;
+        return WalkResult::interrupt();
+      });
+      if (!next)
+        return;
+      next->removeAttr(kPeelMarker);
+      scf::ForOp partial;
+      rewriter.setInsertionPoint(next);
+      if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, next, partial)))
+        partial->removeAttr(kPeelMarker);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,148 @@
+//===- Vectorize.cpp - Vectorise tiled linalg ops --------------------------===//
+
+#include "KernelConfig.h"
+#include "TinyTensor/Codegen/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir {
+namespace tt {
+#define GEN_PASS_DEF_TTCPUVECTORIZE
+#include "TinyTensor/Codegen/Passes.h.inc"
+} // namespace tt
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// Static upper bounds of the loop sizes of `op` (its tile may be partial,
+/// e.g. `affine.min(8, %n - %i)`), or failure when one is unbounded.
+FailureOr<SmallVector<int64_t>> loopUpperBounds(RewriterBase &rewriter,
+                                                linalg::LinalgOp op) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (!llvm::any_of(bounds, ShapedType::isDynamic))
+    return bounds;
+  // Each loop is the size of some operand dimension.
+  for (auto [loop, bound] : llvm::enumerate(bounds)) {
+    if (!ShapedType::isDynamic(bound))
+      continue;
+    bool found = false;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+        auto d = dyn_cast<AffineDimExpr>(expr);
+        if (!d || d.getPosition() != loop)
+          continue;
+        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::UB, {operand.get(), (int64_t)dim},
+            /*stopCondition=*/nullptr, /*closedUB=*/true);
+        if (succeeded(ub)) {
+          bound = *ub;
+          found = true;
+          break;
+        }
+      }
+      if (found)
+        break;
+    }
+    if (!found)
+      return failure();
+  }
+  return bounds;
+}
+
+struct CPUVectorizePass
+    : public tt::impl::TTCPUVectorizeBase<CPUVectorizePass> {
+  using TTCPUVectorizeBase::TTCPUVectorizeBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    IRRewriter rewriter(ctx);
+
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics())
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops)
+      vectorize(rewriter, op);
+
+    // Clean up: fold slices into transfers, canonicalise transfers, so that
+    // a register tile's accumulator is read and written at loop-invariant
+    // positions of the loop's iter_arg.
+    RewritePatternSet patterns(ctx);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, ctx);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+
+    // Keep accumulators in registers across reduction loops: hoist
+    // loop-invariant transfer_read/transfer_write pairs on iter_args,
+    // innermost loops first.
+    func.walk([&](scf::ForOp loop) {
+      moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+      hoistLoopInvariantSubsets(rewriter, loop);
+    });
+  }
+
+  void vectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
+    // Vectors of i1 are bit-packed in LLVM while memrefs of i1 hold a byte
+    // per element: boolean tensors stay scalar.
+    if (llvm::any_of(op->getOperandTypes(), [](Type t) {
+          return getElementTypeOrSelf(t).isInteger(1);
+        }))
+      return;
+    FailureOr<SmallVector<int64_t>> bounds = loopUpperBounds(rewriter, op);
+    if (failed(bounds))
+      return;
+    int64_t elements = 1;
+    for (int64_t b : *bounds)
+      elements *= b;
+    if (elements > maxVectorElements || elements == 0)
+      return;
+    bool partial = llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
+    SmallVector<int64_t> sizes;
+    if (partial)
+      sizes = *bounds;
+    if (failed(linalg::vectorizeOpPrecondition(op, sizes)))
+      return;
+    rewriter.setInsertionPoint(op);
+    // Matmul tiles become vector.contract directly (lowered to outer
+    // products later); everything else through elementwise ops and
+    // multi-reductions.
+    bool contraction = tt::getMatmulDims(op).has_value();
+    FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+        rewriter, op, sizes, /*inputScalableVecDims=*/{},
+        /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+        /*assumeDynamicDimsMatchVecSizes=*/false,
+        /*createNamedContraction=*/contraction && !partial);
+    if (failed(result) && contraction && !partial)
+      result = linalg::vectorize(rewriter, op, sizes);
+    if (failed(result))
+      return;
+    if (op->getNumResults())
+      rewriter.replaceOp(op, result->replacements);
+    else
+      rewriter.eraseOp(op);
+  }
+};
+
+} // namespace
