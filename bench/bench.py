@@ -464,6 +464,9 @@ class Framework:
     def threads(self):
         return None
 
+    def close(self):
+        """Releases what setup() holds, before the interpreter exits."""
+
 
 class NumPy(Framework):
     name, compiles, packages = "numpy", False, ("numpy",)
@@ -534,9 +537,14 @@ class TorchCompile(Torch):
         super().setup()
         # Cold compiles, like every other framework's first call: inductor
         # caches compiled kernels on disk across runs.
+        self.cache_dir = None
         if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
             self.cache_dir = tempfile.mkdtemp(prefix="bench-inductor-")
             os.environ["TORCHINDUCTOR_CACHE_DIR"] = self.cache_dir
+
+    def close(self):
+        if self.cache_dir:
+            shutil.rmtree(self.cache_dir, ignore_errors=True)
 
     def wrap(self, fn):
         torch._dynamo.reset()  # each case compiles afresh, static shapes
@@ -610,6 +618,12 @@ class Iree(Framework):
 
     def to_numpy(self, out):
         return out.to_host()
+
+    def close(self):
+        # Without this, nanobind lists every iree.runtime object still
+        # alive at exit as "leaked".
+        self.config = None
+        gc.collect()
 
 
 FRAMEWORKS = [NumPy(), TinyTensor(), Jax(), Torch(), TorchCompile(), Numba(),
@@ -968,9 +982,9 @@ def main():
             json.dump(report, f, indent=1)
         print(f"wrote {args.json}")
 
-    for fw in frameworks:  # torch.compile's temporary inductor cache
-        if getattr(fw, "cache_dir", None):
-            shutil.rmtree(fw.cache_dir, ignore_errors=True)
+    for fw in frameworks:
+        if fw.name not in unavailable:
+            fw.close()
     return 1 if wrong else 0
 
 

@@ -82,8 +82,8 @@ def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
   let description = [{
     Runs `linalg::vectorize` on every linalg op with a static iteration
     space of at most `max-vector-elements` elements (the tiles that
-    `--tt-cpu-tile-and-fuse` makes), and masked vectorisation on partial
-    tiles whose sizes have static upper bounds. Elementwise multiply +
+    `--tt-cpu-tile-and-fuse` makes); partial tiles (the peeled last
+    iterations of a loop) stay scalar. Elementwise multiply +
     reduce pairs become `vector.contract`; transfers of loop-invariant
     subsets (a matmul's accumulator tile) are hoisted out of the reduction
     loops so they stay in registers. Ops it cannot vectorise are left for
@@ -104,9 +104,9 @@ def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
 def TTCPULowerVectors : Pass<"tt-cpu-lower-vectors", "func::FuncOp"> {
   let summary = "Lower vector ops to what LLVM maps to the host ISA";
   let description = [{
-    Lowers `vector.contract` to outer products and FMAs, `vector.mask`,
-    multi-dimensional reductions, broadcasts, transposes and shape casts,
-    and transfers to (masked) loads and stores of rank 1. Reductions are
+    Lowers `vector.contract` to outer products and FMAs, elementwise ops on
+    n-D vectors to rows, multi-dimensional reductions, broadcasts, transposes and shape casts,
+    and transfers to loads and stores of rank 1. Reductions are
     marked reassociable so that LLVM reduces in a tree (the order NumPy's
     pairwise summation also changes).
   }];

@@ -38,6 +38,32 @@ struct CPULowerVectorsPass
       vector::populateVectorMaskOpLoweringPatterns(patterns);
       vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      // vector<1x64xf32> -> vector<64xf32>: elementwise tiles are one row.
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Elementwise ops on n-D vectors (untiled ops, operand conversions of a
+    // contraction) work row by row: LLVM has no n-D vector arithmetic.
+    {
+      RewritePatternSet patterns(ctx);
+      vector::UnrollVectorOptions unroll;
+      unroll.setFilterConstraint([](Operation *op) {
+        return success(OpTrait::hasElementwiseMappableTraits(op) &&
+                       op->getNumResults() == 1);
+      });
+      unroll.setNativeShapeFn(
+          [](Operation *op) -> std::optional<SmallVector<int64_t>> {
+            auto type = dyn_cast<VectorType>(op->getResult(0).getType());
+            if (!type || type.getRank() < 2)
+              return std::nullopt;
+            SmallVector<int64_t> shape(type.getRank() - 1, 1);
+            shape.push_back(type.getShape().back());
+            return shape;
+          });
+      vector::populateVectorUnrollPatterns(patterns, unroll);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

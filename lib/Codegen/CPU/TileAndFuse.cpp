@@ -185,8 +185,12 @@ struct CPUTileAndFusePass
         rewriter.replaceAllUsesWith(res, replacement);
     erased.insert(root);
     rewriter.eraseOp(root);
-    // Fused producers have no users left outside the loop (see shouldFuse).
+    // Fused producers have no users left outside the loop (see shouldFuse)
+    // but the slices fusion read them through, which are dead now.
     for (Operation *producer : result->fusedProducers) {
+      for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
+        if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+          rewriter.eraseOp(user);
       if (producer->use_empty()) {
         erased.insert(producer);
         rewriter.eraseOp(producer);

@@ -11,7 +11,6 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -25,42 +24,6 @@ namespace tt {
 using namespace mlir;
 
 namespace {
-
-/// Static upper bounds of the loop sizes of `op` (its tile may be partial,
-/// e.g. `affine.min(8, %n - %i)`), or failure when one is unbounded.
-FailureOr<SmallVector<int64_t>> loopUpperBounds(RewriterBase &rewriter,
-                                                linalg::LinalgOp op) {
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  if (!llvm::any_of(bounds, ShapedType::isDynamic))
-    return bounds;
-  // Each loop is the size of some operand dimension.
-  for (auto [loop, bound] : llvm::enumerate(bounds)) {
-    if (!ShapedType::isDynamic(bound))
-      continue;
-    bool found = false;
-    for (OpOperand &operand : op->getOpOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
-        auto d = dyn_cast<AffineDimExpr>(expr);
-        if (!d || d.getPosition() != loop)
-          continue;
-        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-            presburger::BoundType::UB, {operand.get(), (int64_t)dim},
-            /*stopCondition=*/nullptr, /*closedUB=*/true);
-        if (succeeded(ub)) {
-          bound = *ub;
-          found = true;
-          break;
-        }
-      }
-      if (found)
-        break;
-    }
-    if (!found)
-      return failure();
-  }
-  return bounds;
-}
 
 struct CPUVectorizePass
     : public tt::impl::TTCPUVectorizeBase<CPUVectorizePass> {
@@ -110,19 +73,17 @@ struct CPUVectorizePass
           return getElementTypeOrSelf(t).isInteger(1);
         }))
       return;
-    FailureOr<SmallVector<int64_t>> bounds = loopUpperBounds(rewriter, op);
-    if (failed(bounds))
+    // Only full tiles: partial ones (the peeled last iterations) stay
+    // scalar loops.
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic))
       return;
     int64_t elements = 1;
-    for (int64_t b : *bounds)
-      elements *= b;
+    for (int64_t r : ranges)
+      elements *= r;
     if (elements > maxVectorElements || elements == 0)
       return;
-    bool partial = llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
-    SmallVector<int64_t> sizes;
-    if (partial)
-      sizes = *bounds;
-    if (failed(linalg::vectorizeOpPrecondition(op, sizes)))
+    if (failed(linalg::vectorizeOpPrecondition(op)))
       return;
     rewriter.setInsertionPoint(op);
     // Matmul tiles become vector.contract directly (lowered to outer
@@ -130,12 +91,12 @@ struct CPUVectorizePass
     // multi-reductions.
     bool contraction = tt::getMatmulDims(op).has_value();
     FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-        rewriter, op, sizes, /*inputScalableVecDims=*/{},
+        rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
         /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
         /*assumeDynamicDimsMatchVecSizes=*/false,
-        /*createNamedContraction=*/contraction && !partial);
-    if (failed(result) && contraction && !partial)
-      result = linalg::vectorize(rewriter, op, sizes);
+        /*createNamedContraction=*/contraction);
+    if (failed(result) && contraction)
+      result = linalg::vectorize(rewriter, op);
     if (failed(result))
       return;
     if (op->getNumResults())

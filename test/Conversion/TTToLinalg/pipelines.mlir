@@ -1,17 +1,19 @@
 // RUN: tiny-opt %s --split-input-file --tt-optimize --mlir-print-local-scope | FileCheck %s --check-prefix=FUSE
 // RUN: tiny-opt %s --split-input-file '--tt-optimize=fusion=false' --mlir-print-local-scope | FileCheck %s --check-prefix=NOFUSE
-// RUN: tiny-opt %s --split-input-file --tt-lower-to-llvm | FileCheck %s --check-prefix=LLVM \
+// RUN: tiny-opt %s --split-input-file '--tt-lower-to-llvm=tile=false vectorize=false' | FileCheck %s --check-prefix=LLVM \
 // RUN:   --implicit-check-not=tt. --implicit-check-not=linalg. \
 // RUN:   --implicit-check-not=tensor. --implicit-check-not=memref. \
 // RUN:   --implicit-check-not=bufferization. --implicit-check-not=func.func \
 // RUN:   --implicit-check-not=arith. --implicit-check-not=math. \
 // RUN:   --implicit-check-not=scf. --implicit-check-not=cf. \
 // RUN:   --implicit-check-not=affine. --implicit-check-not=unrealized_conversion_cast
-// RUN: tiny-opt %s --split-input-file '--tt-lower-to-llvm=outline=false' | FileCheck %s --check-prefix=NOOUTLINE \
+// RUN: tiny-opt %s --split-input-file '--tt-lower-to-llvm=outline=false tile=false vectorize=false' | FileCheck %s --check-prefix=NOOUTLINE \
 // RUN:   --implicit-check-not=_loop
 
 // The named pipelines: --tt-optimize (canonicalise, CSE, convert, fuse) and
-// --tt-lower-to-llvm (everything down to the LLVM dialect with C wrappers).
+// --tt-lower-to-llvm (everything down to the LLVM dialect with C wrappers),
+// here on the scalar path (tile=false vectorize=false; the vector path is in
+// test/Codegen/CPU/pipeline.mlir).
 // By default --tt-lower-to-llvm outlines each loop nest into a noinline
 // function <parent>_loop[_N] (--tt-outline-loops); with outline=false the
 // loops stay in their function and no _loop function exists (NOOUTLINE).

@@ -1,0 +1,97 @@
+// RUN: tiny-opt %s --split-input-file --tt-optimize --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize | FileCheck %s
+// RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 fuse=false' --canonicalize | FileCheck %s --check-prefix=NOFUSE
+// RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 peel=false' --canonicalize | FileCheck %s --check-prefix=NOPEEL
+
+// A matmul with a bias + tanh epilogue: one scf.forall over [64 x 64] blocks
+// of C holds the fill, the register-tiled matmul ([kc] is the whole K = 96
+// here, then [8 x 32] register tiles, then K in steps of 4) and the
+// epilogue, one row of 64 at a time.
+
+// CHECK-LABEL: func.func @linear_tanh
+// CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
+// CHECK:           linalg.fill {{.*}} tensor<1x64xf32>
+// CHECK:           scf.for {{.*}} = %c0 to %c64 step %c8
+// CHECK:             scf.for {{.*}} = %c0 to %c64 step %c32
+// CHECK:               scf.for {{.*}} = %c0 to %c96 step %c4
+// CHECK:                 linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>) outs({{.*}} : tensor<8x32xf32>)
+// CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x64xf32>)
+// CHECK:             math.tanh
+// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     scf.forall
+// CHECK-NOT:     linalg.matmul
+// CHECK:         return
+
+// Without fusion the matmul and the epilogue are separate parallel loops.
+// NOFUSE-LABEL: func.func @linear_tanh
+// NOFUSE-COUNT-2: scf.forall
+func.func @linear_tanh(%x: tensor<64x96xf32>, %w: tensor<96x512xf32>, %b: tensor<512xf32>) -> tensor<64x512xf32> {
+  %0 = tt.matmul %x, %w : (tensor<64x96xf32>, tensor<96x512xf32>) -> tensor<64x512xf32>
+  %1 = tt.add %0, %b : (tensor<64x512xf32>, tensor<512xf32>) -> tensor<64x512xf32>
+  %2 = tt.tanh %1 : tensor<64x512xf32>
+  return %2 : tensor<64x512xf32>
+}
+
+// -----
+
+// A producer of a matmul operand is not fused into the matmul's blocks:
+// every column block would recompute it. The exp stays its own loop.
+// CHECK-LABEL: func.func @no_recompute
+// CHECK:         math.exp
+// CHECK:         scf.forall
+// CHECK-NOT:       math.exp
+// CHECK:           linalg.matmul
+func.func @no_recompute(%x: tensor<64x256xf32>, %w: tensor<256x1024xf32>) -> tensor<64x1024xf32> {
+  %e = tt.exp %x : tensor<64x256xf32>
+  %0 = tt.matmul %e, %w : (tensor<64x256xf32>, tensor<256x1024xf32>) -> tensor<64x1024xf32>
+  return %0 : tensor<64x1024xf32>
+}
+
+// -----
+
+// Sizes the tiles do not divide: the register loops are peeled, so the main
+// loops see full static tiles (8 rows, K in steps of 4) and the last
+// iteration a smaller static one (5 rows, 1 step of K).
+// CHECK-LABEL: func.func @matmul_odd
+// CHECK:         scf.for {{.*}} = %c0 to %c32 step %c8
+// CHECK:           scf.for {{.*}} = %c0 to %c52 step %c4
+// CHECK:             linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x29xf32>)
+// CHECK:           linalg.matmul ins({{.*}} : tensor<8x1xf32>, tensor<1x29xf32>)
+// CHECK:         scf.for {{.*}} = %c0 to %c52 step %c4
+// CHECK:           linalg.matmul ins({{.*}} : tensor<5x4xf32>, tensor<4x29xf32>)
+// CHECK:         linalg.matmul ins({{.*}} : tensor<5x1xf32>, tensor<1x29xf32>)
+
+// NOPEEL-LABEL: func.func @matmul_odd
+// NOPEEL:         scf.for {{.*}} = %c0 to %c37 step %c8
+// NOPEEL:           affine.min
+// NOPEEL:           linalg.matmul ins({{.*}} : tensor<?x?xf32>, tensor<?x29xf32>)
+func.func @matmul_odd(%a: tensor<37x53xf32>, %b: tensor<53x29xf32>) -> tensor<37x29xf32> {
+  %r = tt.matmul %a, %b : (tensor<37x53xf32>, tensor<53x29xf32>) -> tensor<37x29xf32>
+  return %r : tensor<37x29xf32>
+}
+
+// -----
+
+// Row reductions feeding an elementwise consumer (softmax): blocks of 32
+// rows across threads; in each, the max (one row of 1024 at a time) with
+// exp(x - max) after it, then the sum (accumulated in f64) with the
+// division.
+// CHECK-LABEL: func.func @softmax
+// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (32)
+// CHECK:           linalg.generic {{.*}}"reduction"]} ins({{.*}} : tensor<1x1x1024xf32>) outs({{.*}} : tensor<1x1xf32>)
+// CHECK:             arith.maximumf
+// CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x64xf32>)
+// CHECK:             math.exp
+// CHECK:           scf.forall.in_parallel
+// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (32)
+// CHECK:           linalg.generic {{.*}}"reduction"]} ins({{.*}} : tensor<1x1x1024xf32>) outs({{.*}} : tensor<1x1xf64>)
+// CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x32xf32>)
+// CHECK:             arith.divf
+// CHECK:           scf.forall.in_parallel
+func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %m = tt.reduce_max %x axes = [1] keepdims : tensor<1024x1024xf32> -> tensor<1024x1xf32>
+  %d = tt.sub %x, %m : (tensor<1024x1024xf32>, tensor<1024x1xf32>) -> tensor<1024x1024xf32>
+  %e = tt.exp %d : tensor<1024x1024xf32>
+  %s = tt.sum %e axes = [1] keepdims : tensor<1024x1024xf32> -> tensor<1024x1xf32>
+  %y = tt.div %e, %s : (tensor<1024x1024xf32>, tensor<1024x1xf32>) -> tensor<1024x1024xf32>
+  return %y : tensor<1024x1024xf32>
+}

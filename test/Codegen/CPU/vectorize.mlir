@@ -1,0 +1,66 @@
+// RUN: tiny-opt %s --split-input-file --tt-optimize --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize --tt-cpu-vectorize --canonicalize --cse | FileCheck %s
+// RUN: tiny-opt %s --split-input-file --tt-optimize --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize '--tt-cpu-vectorize=max-vector-elements=16' | FileCheck %s --check-prefix=SMALL
+
+// Register tiles of a matmul become vector.contract on [8 x 4] x [4 x 32];
+// the [8 x 32] accumulator is read before the K loop, carried in registers
+// (an iter_arg of vector type) and written once after it.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK:           vector.transfer_read {{.*}} vector<8x4xf32>
+// CHECK:           vector.transfer_read {{.*}} vector<4x32xf32>
+// CHECK:           %[[C:.*]] = vector.contract {{.*}} %[[A]] : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
+// CHECK:           scf.yield %[[C]] : vector<8x32xf32>
+// CHECK:         vector.transfer_write %[[R]]
+// CHECK-NOT:     linalg.matmul
+
+// Above max-vector-elements nothing is vectorised.
+// SMALL-LABEL: func.func @matmul
+// SMALL-NOT:     vector.contract
+// SMALL:         linalg.matmul
+func.func @matmul(%a: tensor<64x96xf32>, %b: tensor<96x64xf32>) -> tensor<64x64xf32> {
+  %r = tt.matmul %a, %b : (tensor<64x96xf32>, tensor<96x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// Mixed precision (NumPy's f64 @ f32): the f32 operand is converted in
+// registers and the contraction runs in f64 ([8 x 16] f64 accumulators).
+// The conversion is not yet moved ahead of the broadcast the generic
+// vectoriser makes of B, so the contraction reads a broadcast operand.
+// CHECK-LABEL: func.func @matmul_f64_f32
+// CHECK:         scf.for {{.*}} -> (vector<8x16xf64>)
+// CHECK:           vector.transfer_read {{.*}} : tensor<96x64xf32>, vector<4x16xf32>
+// CHECK:           arith.extf {{.*}}xf32> to vector<{{.*}}xf64>
+// CHECK:           vector.contract {{.*}} into vector<8x16xf64>
+func.func @matmul_f64_f32(%a: tensor<64x96xf64>, %b: tensor<96x64xf32>) -> tensor<64x64xf64> {
+  %bc = tt.cast %b to f64 : tensor<96x64xf32> -> tensor<96x64xf64>
+  %r = tt.matmul %a, %bc : (tensor<64x96xf64>, tensor<96x64xf64>) -> tensor<64x64xf64>
+  return %r : tensor<64x64xf64>
+}
+
+// -----
+
+// Elementwise ops: one row of 64 f32 (four 512-bit registers) per step.
+// CHECK-LABEL: func.func @elementwise
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read {{.*}} vector<1x64xf32>
+// CHECK:           math.tanh {{.*}} : vector<1x64xf32>
+// CHECK:           vector.transfer_write {{.*}} vector<1x64xf32>
+func.func @elementwise(%x: tensor<16x256xf32>) -> tensor<16x256xf32> {
+  %0 = tt.tanh %x : tensor<16x256xf32>
+  return %0 : tensor<16x256xf32>
+}
+
+// -----
+
+// Booleans stay scalar (LLVM packs vectors of i1 into bits; memrefs of i1
+// hold a byte per element).
+// CHECK-LABEL: func.func @select
+// CHECK-NOT:     vector.
+// CHECK:         linalg.generic
+func.func @select(%c: tensor<16x256xi1>, %a: tensor<16x256xf32>, %b: tensor<16x256xf32>) -> tensor<16x256xf32> {
+  %0 = tt.select %c, %a, %b : (tensor<16x256xi1>, tensor<16x256xf32>, tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %0 : tensor<16x256xf32>
+}

@@ -1,0 +1,30 @@
+// RUN: tiny-opt %s --split-input-file --tt-to-linalg --canonicalize --tt-fold-transposes-into-contractions --mlir-print-local-scope | FileCheck %s
+
+// x @ w.T reads w in place: the transpose is folded into the contraction's
+// indexing map for B, (m, n, k) -> (n, k), and disappears.
+// CHECK-LABEL: func.func @matmul_transposed_rhs
+// CHECK-SAME:    (%[[X:.*]]: tensor<8x64xf32>, %[[W:.*]]: tensor<32x64xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+// CHECK-SAME:      ins(%[[X]], %[[W]] : tensor<8x64xf32>, tensor<32x64xf32>)
+func.func @matmul_transposed_rhs(%x: tensor<8x64xf32>, %w: tensor<32x64xf32>) -> tensor<8x32xf32> {
+  %wt = tt.transpose %w [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
+  %0 = tt.matmul %x, %wt : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
+  return %0 : tensor<8x32xf32>
+}
+
+// -----
+
+// Batched, with the transposed operand on the left; a transpose with
+// another (non-contraction) user stays for that user.
+// CHECK-LABEL: func.func @batch_transposed_lhs
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x16x8xf32>, %[[B:.*]]: tensor<4x16x32xf32>)
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[A]]
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      ins(%[[A]], %[[B]] : tensor<4x16x8xf32>, tensor<4x16x32xf32>)
+// CHECK:         return {{.*}}, %[[T]]
+func.func @batch_transposed_lhs(%a: tensor<4x16x8xf32>, %b: tensor<4x16x32xf32>) -> (tensor<4x8x32xf32>, tensor<4x8x16xf32>) {
+  %at = tt.transpose %a [0, 2, 1] : tensor<4x16x8xf32> -> tensor<4x8x16xf32>
+  %0 = tt.matmul %at, %b : (tensor<4x8x16xf32>, tensor<4x16x32xf32>) -> tensor<4x8x32xf32>
+  return %0, %at : tensor<4x8x32xf32>, tensor<4x8x16xf32>
+}
