@@ -27,7 +27,7 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
     pm.addPass(createLinalgElementwiseOpFusionPass());
     // Transposes first: a cast may feed the contraction through one.
     pm.addNestedPass<func::FuncOp>(
-        tt::createTTFoldTransposesIntoContractions());
+        tt::createTTFoldTransposes());
     pm.addNestedPass<func::FuncOp>(tt::createTTFuseCastsIntoContractions());
   }
   pm.addPass(createCanonicalizerPass());

@@ -15,16 +15,18 @@ include "mlir/Pass/PassBase.td"
 // Common (target-independent) linalg rewrites
 //===----------------------------------------------------------------------===//
 
-def TTFoldTransposesIntoContractions
-    : Pass<"tt-fold-transposes-into-contractions", "func::FuncOp"> {
-  let summary = "Read transposed contraction operands in place";
+def TTFoldTransposes : Pass<"tt-fold-transposes", "func::FuncOp"> {
+  let summary = "Read transposed operands of linalg ops in place";
   let description = [{
-    A contraction (`linalg.matmul`, `linalg.batch_matmul`, or a generic with
-    reduction loops) whose input is produced by a `linalg.transpose` reads
-    the transpose's input instead, with the permutation folded into its
-    indexing map (named ops become `linalg.generic`). `x @ w.T` then reads
-    `w` in place rather than materialising its transpose. The transpose is
-    erased when nothing else uses it.
+    A `linalg.generic` (elementwise or not) or a contraction
+    (`linalg.matmul`, `linalg.batch_matmul`, which become generics) whose
+    input is produced by a `linalg.transpose` reads the transpose's input
+    instead, with the permutation folded into its indexing map. `x @ w.T`
+    then reads `w` in place rather than materialising its transpose, and so
+    does `x @ w.T.astype(np.float64)` (the conversion reads `w` transposed
+    and is then fused into the contraction by
+    `--tt-fuse-casts-into-contractions`). The transpose is erased when
+    nothing else uses it.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

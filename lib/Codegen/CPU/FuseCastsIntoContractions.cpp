@@ -20,12 +20,14 @@ using namespace mlir;
 namespace {
 
 /// True for an all-parallel generic with one input whose body only converts
-/// the element type (a cast), reading and writing through identity maps.
+/// the element type (a cast), writing through an identity map and reading
+/// through a permutation (a transpose folded into it).
 bool isElementTypeConversion(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 0 ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
+      op.getNumReductionLoops() != 0)
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[0].isPermutation() || !maps[1].isIdentity())
     return false;
   Block *body = op.getBody();
   if (body->getOperations().size() != 2)

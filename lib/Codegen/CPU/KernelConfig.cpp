@@ -144,7 +144,11 @@ std::optional<MatmulDims> tt::getMatmulDims(linalg::LinalgOp op) {
            map.getResult(r - 1) == getAffineDimExpr(col, ctx);
   };
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!endsWith(maps[0], dims.m, dims.k) || !endsWith(maps[1], dims.k, dims.n))
+  if (!endsWith(maps[0], dims.m, dims.k))
+    return std::nullopt;
+  if (endsWith(maps[1], dims.n, dims.k))
+    dims.transposedB = true;
+  else if (!endsWith(maps[1], dims.k, dims.n))
     return std::nullopt;
   if (!maps[0].isProjectedPermutation() || !maps[1].isProjectedPermutation())
     return std::nullopt;
@@ -156,6 +160,50 @@ std::optional<MatmulDims> tt::getMatmulDims(linalg::LinalgOp op) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+
+/// Level-1 blocks of C for both matmul kinds: at most kMatmulBlockM rows by
+/// kMatmulBlockN columns (a multiple of `nr`), fewer columns when that
+/// leaves fewer than kMinParallelBlocks blocks.
+SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
+                                  const MatmulDims &dims, int64_t nr) {
+  int64_t m = ranges[dims.m], n = ranges[dims.n];
+  int64_t batch = 1;
+  for (unsigned b : dims.batch)
+    batch *= ranges[b];
+  int64_t mc = std::min(m, kMatmulBlockM);
+  int64_t mBlocks = ceilDiv(m, mc) * batch;
+  int64_t nc = std::min(roundUp(n, nr), kMatmulBlockN);
+  if (mBlocks * ceilDiv(n, nc) < kMinParallelBlocks)
+    nc = std::max(nr, roundUp(ceilDiv(n, ceilDiv(kMinParallelBlocks, mBlocks)),
+                              nr));
+  if (mBlocks * ceilDiv(n, nc) <= 1)
+    return {};
+  SmallVector<int64_t> parallel(ranges.size(), 0);
+  for (unsigned b : dims.batch)
+    parallel[b] = 1;
+  parallel[dims.m] = mc;
+  parallel[dims.n] = nc;
+  return parallel;
+}
+
+KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges,
+                               const MatmulDims &dims, int64_t lanes,
+                               const CPUTarget &target) {
+  // mr x nr accumulators of one vector each, plus mr + nr operand rows: 4 x 4
+  // with 32 registers (AVX-512), 4 x 2 with 16.
+  int64_t mr = 4, nr = target.vectorBits >= 512 ? 4 : 2;
+  KernelConfig config{KernelKind::DotProducts, {}, {}};
+  config.parallelTiles = matmulBlocks(ranges, dims, nr);
+  SmallVector<int64_t> reg(ranges.size(), 0);
+  for (unsigned b : dims.batch)
+    reg[b] = 1;
+  reg[dims.m] = std::min(ranges[dims.m], mr);
+  reg[dims.n] = std::min(ranges[dims.n], nr);
+  config.loopTiles = {reg};
+  if (ranges[dims.k] >= lanes)
+    config.laneReduction = lanes;
+  return config;
+}
 
 KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
                           int64_t lanes, const CPUTarget &target) {
@@ -169,24 +217,7 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   int64_t kr = kMatmulUnrollK;
 
   KernelConfig config{KernelKind::Matmul, {}, {}};
-  // Level 1: blocks of C, enough of them for every thread.
-  int64_t batch = 1;
-  for (unsigned b : dims.batch)
-    batch *= ranges[b];
-  int64_t mc = std::min(m, kMatmulBlockM);
-  int64_t mBlocks = ceilDiv(m, mc) * batch;
-  int64_t nc = std::min(roundUp(n, nr), kMatmulBlockN);
-  if (mBlocks * ceilDiv(n, nc) < kMinParallelBlocks)
-    nc = std::max(nr, roundUp(ceilDiv(n, ceilDiv(kMinParallelBlocks, mBlocks)),
-                              nr));
-  SmallVector<int64_t> parallel(numLoops, 0);
-  for (unsigned b : dims.batch)
-    parallel[b] = 1;
-  parallel[dims.m] = mc;
-  parallel[dims.n] = nc;
-  if (batch * ceilDiv(m, mc) * ceilDiv(n, nc) > 1)
-    config.parallelTiles = parallel;
-
+  config.parallelTiles = matmulBlocks(ranges, dims, nr);
   // Level 2: the reduction in cache blocks, then register tiles, then the
   // unrolled reduction step.
   SmallVector<int64_t> kBlock(numLoops, 0), reg(numLoops, 0),
@@ -258,7 +289,8 @@ std::optional<KernelConfig> tt::getKernelConfig(linalg::LinalgOp op,
   int64_t lanes = target.lanes(elementType);
 
   if (std::optional<MatmulDims> dims = getMatmulDims(op))
-    return matmulConfig(ranges, *dims, lanes, target);
+    return dims->transposedB ? dotProductsConfig(ranges, *dims, lanes, target)
+                             : matmulConfig(ranges, *dims, lanes, target);
   if (op.getNumReductionLoops() > 0)
     return reductionConfig(op, ranges, lanes);
   return elementwiseConfig(ranges, lanes);

@@ -38,6 +38,12 @@ enum class KernelKind {
   /// that multiplies and adds, possibly converting its operands): register
   /// blocked outer products.
   Matmul,
+  /// A contraction with B transposed, `C[b.., m, n] += A[b.., m, k] *
+  /// B[b.., n, k]` (`x @ w.T`, attention scores): the reduction runs along
+  /// contiguous rows of both operands, so each lane of a vector accumulates
+  /// its own partial sum over k (mr x nr vector accumulators) and the lanes
+  /// are added once at the end.
+  DotProducts,
   /// Any other op with reduction loops (row sums, matvec, transposed-operand
   /// contractions): split across threads by its parallel loops, vectorised
   /// along the contiguous loop.
@@ -57,15 +63,21 @@ struct KernelConfig {
   /// block (a matmul's [kc], then [mr, nr], then [kr]). The innermost tile
   /// is what `tt-cpu-vectorize` turns into vector ops.
   SmallVector<SmallVector<int64_t>> loopTiles;
+  /// DotProducts only: after the loop tiles, the reduction loop is split
+  /// into chunks of this many elements whose lanes accumulate separately
+  /// (partial reduction tiling; one vector register per accumulator).
+  int64_t laneReduction = 0;
 };
 
 /// The loop positions (batch..., m, n, k) of a matmul-shaped op, if `op` is
 /// one: two inputs and one init, exactly one reduction loop (the last), an
 /// output indexed by every parallel loop in order, A read as [.., m, k] and
-/// B as [.., k, n] (row-major, so a row of B is contiguous).
+/// B as [.., k, n] (row-major, so a row of B is contiguous) or, with
+/// `transposedB`, as [.., n, k].
 struct MatmulDims {
   SmallVector<unsigned> batch;
   unsigned m, n, k;
+  bool transposedB = false;
 };
 std::optional<MatmulDims> getMatmulDims(linalg::LinalgOp op);
 

@@ -19,12 +19,42 @@ using namespace mlir;
 
 namespace {
 
+/// True for a contraction whose reduction dimension is the innermost one of
+/// both operands (`A[m, k] . B[n, k]`, as a transposed-operand matmul or a
+/// row of a matvec makes): dot products of contiguous rows. Outer products
+/// would take one scalar FMA per element of the reduction.
+bool isDotLike(vector::ContractionOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<vector::IteratorType> iterators = op.getIteratorTypesArray();
+  auto innermostReduces = [&](AffineMap map) {
+    if (map.getNumResults() == 0)
+      return false;
+    auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+    return dim && iterators[dim.getPosition()] == vector::IteratorType::reduction;
+  };
+  return innermostReduces(maps[0]) && innermostReduces(maps[1]);
+}
+
 struct CPULowerVectorsPass
     : public tt::impl::TTCPULowerVectorsBase<CPULowerVectorsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
 
+    // Dot-like contractions to vector reductions of elementwise products.
+    {
+      SmallVector<Operation *> dots;
+      func.walk([&](vector::ContractionOp op) {
+        if (isDotLike(op))
+          dots.push_back(op);
+      });
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorContractLoweringPatterns(
+          patterns, vector::VectorContractLowering::Dot);
+      if (!dots.empty() &&
+          failed(applyOpPatternsGreedily(dots, std::move(patterns))))
+        return signalPassFailure();
+    }
     // Contractions to outer products (a broadcast of one A element times a
     // row of B, accumulated with FMA), masks folded into transfers,
     // n-D reductions to 1-D ones.

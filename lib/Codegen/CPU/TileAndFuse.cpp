@@ -10,6 +10,7 @@
 #include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -233,6 +234,48 @@ struct CPUTileAndFusePass
         loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
       current = result->tiledOps.front();
     }
+    if (config->laneReduction)
+      return splitReductionIntoLanes(rewriter, cast<linalg::LinalgOp>(current),
+                                     config->laneReduction);
+    return success();
+  }
+
+  /// Tiles the reduction loop of a dot-products tile by `lanes` with partial
+  /// accumulators: a [.., lanes] accumulator tensor carried through the
+  /// loop, all-parallel multiply-adds inside, and one reduction over the
+  /// lanes after it. The multiply-adds may become FMAs.
+  static LogicalResult splitReductionIntoLanes(RewriterBase &rewriter,
+                                               linalg::LinalgOp op,
+                                               int64_t lanes) {
+    unsigned k = op.getNumLoops() - 1;
+    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+    sizes[k] = lanes;
+    rewriter.setInsertionPoint(op);
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
+    tiling.setReductionTilingStrategy(
+        ReductionTilingStrategy::PartialReductionOuterReduction);
+    tiling.setReductionDims({k});
+    FailureOr<scf::SCFTilingResult> result =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
+                          tiling);
+    if (failed(result))
+      return op.emitError("tt-cpu-tile-and-fuse: could not split the "
+                          "reduction into lanes");
+    rewriter.replaceOp(op, result->replacements);
+    for (LoopLikeOpInterface loop : result->loops)
+      loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
+    auto contract = arith::FastMathFlags::contract;
+    for (Operation *tiled : result->tiledOps)
+      tiled->walk([&](arith::ArithFastMathInterface arith) {
+        auto flags = arith.getFastMathFlagsAttr();
+        arith->setAttr(arith.getFastMathAttrName(),
+                       arith::FastMathFlagsAttr::get(
+                           rewriter.getContext(),
+                           (flags ? flags.getValue()
+                                  : arith::FastMathFlags::none) |
+                               contract));
+      });
     return success();
   }
 

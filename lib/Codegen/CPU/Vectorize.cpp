@@ -49,6 +49,10 @@ struct CPUVectorizePass
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
+    // Operand conversions (f32 -> f64 of a mixed contraction) before the
+    // broadcasts and transposes of the generic vectoriser, which then fold
+    // into the contraction's maps.
+    vector::populateSinkVectorOpsPatterns(patterns);
     linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
     for (Dialect *dialect : ctx->getLoadedDialects())
       dialect->getCanonicalizationPatterns(patterns);

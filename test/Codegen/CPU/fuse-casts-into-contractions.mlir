@@ -1,4 +1,4 @@
-// RUN: tiny-opt %s --tt-to-linalg --canonicalize --tt-fold-transposes-into-contractions --tt-fuse-casts-into-contractions --split-input-file --mlir-print-local-scope | FileCheck %s
+// RUN: tiny-opt %s --tt-to-linalg --canonicalize --tt-fold-transposes --tt-fuse-casts-into-contractions --split-input-file --mlir-print-local-scope | FileCheck %s
 
 // A mixed-precision matmul reads the f32 operand directly and converts each
 // element inside the contraction instead of materialising an f64 copy.

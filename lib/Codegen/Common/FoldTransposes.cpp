@@ -1,4 +1,4 @@
-//===- FoldTransposesIntoContractions.cpp - Read transposes in place ------===//
+//===- FoldTransposes.cpp - Read transposes in place ----------------------===//
 
 #include "LinalgUtils.h"
 #include "TinyTensor/Codegen/Passes.h"
@@ -8,7 +8,7 @@
 
 namespace mlir {
 namespace tt {
-#define GEN_PASS_DEF_TTFOLDTRANSPOSESINTOCONTRACTIONS
+#define GEN_PASS_DEF_TTFOLDTRANSPOSES
 #include "TinyTensor/Codegen/Passes.h.inc"
 } // namespace tt
 } // namespace mlir
@@ -25,19 +25,22 @@ OpOperand *transposedInput(linalg::LinalgOp op) {
   return nullptr;
 }
 
-bool isContraction(linalg::LinalgOp op) {
+/// Generics, and the named contractions (generalised first).
+bool isCandidate(linalg::LinalgOp op) {
+  if (isa<linalg::GenericOp>(op.getOperation()))
+    return true;
   return op.getNumReductionLoops() > 0 && op.getNumDpsInputs() >= 2 &&
          !isa<linalg::TransposeOp>(op.getOperation());
 }
 
-struct FoldTransposesIntoContractionsPass
-    : public tt::impl::TTFoldTransposesIntoContractionsBase<
-          FoldTransposesIntoContractionsPass> {
+struct FoldTransposesPass
+    : public tt::impl::TTFoldTransposesBase<
+          FoldTransposesPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isContraction(op) && transposedInput(op))
+      if (isCandidate(op) && transposedInput(op))
         candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {

@@ -1,4 +1,4 @@
-// RUN: tiny-opt %s --split-input-file --tt-to-linalg --canonicalize --tt-fold-transposes-into-contractions --mlir-print-local-scope | FileCheck %s
+// RUN: tiny-opt %s --split-input-file --tt-to-linalg --canonicalize --tt-fold-transposes --mlir-print-local-scope | FileCheck %s
 
 // x @ w.T reads w in place: the transpose is folded into the contraction's
 // indexing map for B, (m, n, k) -> (n, k), and disappears.
