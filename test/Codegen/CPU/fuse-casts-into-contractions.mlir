@@ -36,6 +36,24 @@ func.func @transposed(%x: tensor<8x64xf64>, %e: tensor<512x64xf32>) -> tensor<8x
 
 // -----
 
+// cast(e.T), NumPy's order for `x @ e.T` with f64 x and f32 e: the cast reads
+// e transposed (the transpose folded into it) and is fused all the same.
+// CHECK-LABEL: func.func @cast_of_transpose
+// CHECK-SAME:    (%[[X:.*]]: tensor<8x64xf64>, %[[E:.*]]: tensor<512x64xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[X]], %[[E]] : tensor<8x64xf64>, tensor<512x64xf32>)
+// CHECK:           arith.extf
+// CHECK-NOT:     linalg.generic
+func.func @cast_of_transpose(%x: tensor<8x64xf64>, %e: tensor<512x64xf32>) -> tensor<8x512xf64> {
+  %et = tt.transpose %e [1, 0] : tensor<512x64xf32> -> tensor<64x512xf32>
+  %ec = tt.cast %et to f64 : tensor<64x512xf32> -> tensor<64x512xf64>
+  %0 = tt.matmul %x, %ec : (tensor<8x64xf64>, tensor<64x512xf64>) -> tensor<8x512xf64>
+  return %0 : tensor<8x512xf64>
+}
+
+// -----
+
 // Other producers are not fused (they would be recomputed per column).
 // CHECK-LABEL: func.func @exp_not_fused
 // CHECK:         %[[E:.*]] = linalg.generic

@@ -95,3 +95,25 @@ func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %y = tt.div %e, %s : (tensor<1024x1024xf32>, tensor<1024x1xf32>) -> tensor<1024x1024xf32>
   return %y : tensor<1024x1024xf32>
 }
+
+// -----
+
+// x @ w.T (B laid out [n, k]): register tiles of 4 x 4 dot products whose
+// reduction is split into lanes: a [4 x 4 x 16] accumulator carried through
+// the K loop (multiply-adds marked contractible into FMAs), then one
+// reduction over the 16 lanes.
+// CHECK-LABEL: func.func @dot_products
+// CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
+// CHECK:           scf.for {{.*}} step %c4
+// CHECK:             scf.for {{.*}} step %c4
+// CHECK:               linalg.fill {{.*}} tensor<4x4x16xf32>
+// CHECK:               scf.for {{.*}} = %c0 to %c768 step %c16 {{.*}} -> (tensor<4x4x16xf32>)
+// CHECK:                 linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]{{.*}} ins({{.*}} : tensor<4x16xf32>, tensor<4x16xf32>) outs({{.*}} : tensor<4x4x16xf32>)
+// CHECK:                   arith.mulf {{.*}} fastmath<contract>
+// CHECK:                   arith.addf {{.*}} fastmath<contract>
+// CHECK:               linalg.reduce ins({{.*}} : tensor<4x4x16xf32>) outs({{.*}} : tensor<4x4xf32>) dimensions = [2]
+func.func @dot_products(%x: tensor<16x768xf32>, %w: tensor<512x768xf32>) -> tensor<16x512xf32> {
+  %wt = tt.transpose %w [1, 0] : tensor<512x768xf32> -> tensor<768x512xf32>
+  %0 = tt.matmul %x, %wt : (tensor<16x768xf32>, tensor<768x512xf32>) -> tensor<16x512xf32>
+  return %0 : tensor<16x512xf32>
+}

@@ -28,3 +28,18 @@ func.func @batch_transposed_lhs(%a: tensor<4x16x8xf32>, %b: tensor<4x16x32xf32>)
   %0 = tt.matmul %at, %b : (tensor<4x8x16xf32>, tensor<4x16x32xf32>) -> tensor<4x8x32xf32>
   return %0, %at : tensor<4x8x32xf32>, tensor<4x8x16xf32>
 }
+
+// -----
+
+// Elementwise consumers read the transpose's input too (no transposed copy).
+// CHECK-LABEL: func.func @elementwise_consumer
+// CHECK-SAME:    (%[[A:.*]]: tensor<16x8xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-SAME:      ins(%[[A]] : tensor<16x8xf32>)
+// CHECK:           math.exp
+func.func @elementwise_consumer(%a: tensor<16x8xf32>) -> tensor<8x16xf32> {
+  %t = tt.transpose %a [1, 0] : tensor<16x8xf32> -> tensor<8x16xf32>
+  %0 = tt.exp %t : tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}

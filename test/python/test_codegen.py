@@ -1,0 +1,171 @@
+"""The CPU back end (tiling, fusion, vectorisation, threads) against NumPy on
+sizes that do not divide the tiles or vectors: 1, primes, 17, 1000, 1023,
+non-square, broadcast batches, in float32, float64 and NumPy's mixed
+precision. Every path of lib/Codegen/CPU/KernelConfig.cpp is reached:
+matmul register tiles, dot products (transposed operands), row and column
+reductions, elementwise rows, fused epilogues."""
+
+import math
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from tinytensor import jit
+
+RNG = np.random.default_rng(7)
+
+MATMUL_SHAPES = [
+    ((1, 1), (1, 1)),
+    ((3, 17), (17, 5)),
+    ((17, 3), (3, 1000)),
+    ((37, 53), (53, 29)),
+    ((130, 257), (257, 67)),
+    ((1023, 31), (31, 33)),
+    ((8, 1000), (1000, 17)),
+    ((1, 769), (769, 1)),
+    ((16, 768), (768, 96)),
+    ((2, 1, 37, 19), (3, 19, 23)),
+    ((5, 17, 64), (5, 64, 33)),
+]
+
+
+def randn(*shape, dtype=np.float32):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+def close(got, expected, rtol):
+    assert got.dtype == expected.dtype
+    assert got.shape == expected.shape
+    scale = max(float(np.abs(expected).max()), 1.0)
+    np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol * scale)
+
+
+def tolerance(dtype):
+    return 2e-5 if dtype == np.float32 else 1e-12
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64],
+                         ids=["f32", "f64"])
+@pytest.mark.parametrize("a,b", MATMUL_SHAPES, ids=str)
+def test_matmul(a, b, dtype):
+    x, y = randn(*a, dtype=dtype), randn(*b, dtype=dtype)
+    close(jit(lambda p, q: p @ q)(x, y), x @ y, tolerance(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64],
+                         ids=["f32", "f64"])
+@pytest.mark.parametrize("a,b", MATMUL_SHAPES, ids=str)
+def test_matmul_transposed(a, b, dtype):
+    # x @ w.T with w laid out [..., n, k]: the dot-products kernel.
+    x = randn(*a, dtype=dtype)
+    w = np.ascontiguousarray(np.swapaxes(randn(*b, dtype=dtype), -1, -2))
+    axes = (*range(w.ndim - 2), w.ndim - 1, w.ndim - 2)
+    close(jit(lambda p, q: p @ q.transpose(axes))(x, w),
+          x @ w.transpose(axes), tolerance(dtype))
+
+
+@pytest.mark.parametrize("transposed", [False, True], ids=["w", "w.T"])
+@pytest.mark.parametrize("a,b", MATMUL_SHAPES[:8], ids=str)
+def test_matmul_mixed_precision(a, b, transposed):
+    # NumPy promotes f64 @ f32 to f64; the f32 operand is converted as it is
+    # read, inside the contraction.
+    x = randn(*a, dtype=np.float64)
+    w = randn(*b)
+    if transposed:
+        w = np.ascontiguousarray(w.T)
+        f = jit(lambda p, q: p @ q.T)
+        expected = x @ w.T
+    else:
+        f = jit(lambda p, q: p @ q)
+        expected = x @ w
+    close(f(x, w), expected, 1e-12)
+
+
+def gelu(x):
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) *
+                                  (x + 0.044715 * x**3)))
+
+
+@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (17, 33, 1023), (128, 64, 256),
+                                   (1000, 17, 3)])
+def test_linear_gelu_epilogue(m, k, n):
+    # The bias + gelu epilogue runs in the matmul's blocks.
+    x, w, b = randn(m, k), randn(k, n), randn(n)
+    close(jit(lambda x, w, b: gelu(x @ w + b))(x, w, b), gelu(x @ w + b),
+          1e-5)
+
+
+def layer_norm(x, g, b):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.var(x, axis=-1, keepdims=True)
+    return g * (x - mean) / np.sqrt(var + 1e-5) + b
+
+
+def softmax(x):
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64],
+                         ids=["f32", "f64"])
+@pytest.mark.parametrize("shape", [(1, 1), (3, 17), (1000, 1023), (4096, 7),
+                                   (2, 5, 769)], ids=str)
+def test_row_reductions(shape, dtype):
+    x = randn(*shape, dtype=dtype)
+    g, b = randn(shape[-1], dtype=dtype), randn(shape[-1], dtype=dtype)
+    rtol = 2e-5 if dtype == np.float32 else 1e-12
+    close(jit(layer_norm)(x, g, b), layer_norm(x, g, b), rtol)
+    close(jit(softmax)(x), softmax(x), rtol)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1023, 17), (7, 4099)], ids=str)
+def test_column_reductions(shape):
+    x = randn(*shape)
+    close(jit(lambda a: np.sum(a, axis=0))(x), np.sum(x, axis=0), 2e-5)
+    close(jit(lambda a: np.max(a, axis=0))(x), np.max(x, axis=0), 0)
+
+
+@pytest.mark.parametrize("n", [1, 17, 1000, 100003])
+def test_elementwise_1d(n):
+    x = randn(n)
+    close(jit(gelu)(x), gelu(x), 1e-5)
+
+
+def test_thread_counts_agree():
+    # The same program with 1 and 3 threads (more than this machine may
+    # have) gives the same results; TT_NUM_THREADS is read at import time.
+    script = textwrap.dedent("""
+        import numpy as np, sys
+        from tinytensor import jit, runtime
+        rng = np.random.default_rng(3)
+        x, w = rng.standard_normal((300, 200)), rng.standard_normal((200, 500))
+        y = jit(lambda a, b: np.tanh(a @ b))(x.astype(np.float32),
+                                             w.astype(np.float32))
+        np.save(sys.argv[1], y)
+        print(runtime.NUM_THREADS)
+    """)
+    outs = []
+    for threads in ("1", "3"):
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                            f"tt_threads_{os.getpid()}_{threads}.npy")
+        env = dict(os.environ, TT_NUM_THREADS=threads)
+        run = subprocess.run([sys.executable, "-c", script, path], env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == threads
+        outs.append(np.load(path))
+        os.remove(path)
+    np.testing.assert_array_equal(outs[0], outs[1])
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "many"])
+def test_bad_thread_count(value):
+    env = dict(os.environ, TT_NUM_THREADS=value)
+    run = subprocess.run([sys.executable, "-c", "import tinytensor.runtime"],
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert "TT_NUM_THREADS must be a positive integer" in run.stderr
