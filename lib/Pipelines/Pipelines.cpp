@@ -41,6 +41,7 @@ static void buildCodegenOnTensors(OpPassManager &pm,
     tt::TTCPUTileAndFuseOptions tiling;
     tiling.vectorBits = options.vectorBits;
     tiling.fuse = options.fusion;
+    tiling.pack = options.pack;
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUTileAndFuse(tiling));
     pm.addPass(createCanonicalizerPass());
   }

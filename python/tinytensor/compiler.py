@@ -7,7 +7,14 @@ pass registry, so this runs exactly what `tiny-opt --tt-optimize` and
 
 from __future__ import annotations
 
+import os
+
 from ._mlir import ir, passmanager
+
+# Extra tt-lower-to-llvm options for every compilation in this process, e.g.
+# TT_PIPELINE_OPTIONS="pack=false threads=1" to compare code generation
+# stages (see docs/architecture.md for the options).
+_EXTRA_OPTIONS = os.environ.get("TT_PIPELINE_OPTIONS", "").strip()
 
 
 class CompilationError(RuntimeError):
@@ -32,4 +39,7 @@ def optimize(module: ir.Module) -> None:
 
 def lower_optimized_to_llvm(module: ir.Module) -> None:
     """Optimised linalg -> LLVM dialect with caller-allocated outputs."""
-    run_pipeline(module, "tt-lower-to-llvm{optimize=false out-params=true}")
+    options = "optimize=false out-params=true"
+    if _EXTRA_OPTIONS:
+        options += " " + _EXTRA_OPTIONS
+    run_pipeline(module, f"tt-lower-to-llvm{{{options}}}")

@@ -56,7 +56,11 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
        (the register tile) and `[kr]` (the unrolled reduction step);
        elementwise ops and reductions by one vector (a few registers) along
        the innermost dimension.
-    3. Loops whose trip count the step does not divide are peeled, so the
+    3. For matmuls, each [kc x nc] panel of B is copied into a contiguous
+       buffer (packed) before the register tiles walk it down its rows, so
+       they read it from L2 at unit stride rather than one page of the
+       whole B per row.
+    4. Loops whose trip count the step does not divide are peeled, so the
        main loop works on full, static tiles and only the last iteration
        has a partial one.
 
@@ -69,7 +73,10 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Fuse producers into the tile loops of their consumers">,
     Option<"peel", "peel", "bool", /*default=*/"true",
-           "Peel partial tiles off the register-level loops">
+           "Peel partial tiles off the register-level loops">,
+    Option<"pack", "pack", "bool", /*default=*/"true",
+           "Copy each [kc x nc] panel of a matmul's B into a contiguous "
+           "buffer before the register tiles read it">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

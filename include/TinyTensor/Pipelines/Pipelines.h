@@ -41,6 +41,11 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Tile for threads, caches and registers "
                      "(--tt-cpu-tile-and-fuse)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> pack{
+      *this, "pack",
+      llvm::cl::desc("Copy matmul panels of B into contiguous buffers "
+                     "(when tile=true)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Vectorise tiles with MLIR's vector dialect "

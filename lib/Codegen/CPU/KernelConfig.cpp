@@ -161,6 +161,13 @@ std::optional<MatmulDims> tt::getMatmulDims(linalg::LinalgOp op) {
 
 namespace {
 
+/// The loop order (batch..., n, m, k).
+SmallVector<int64_t> columnsFirst(unsigned numLoops, const MatmulDims &dims) {
+  SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(0, numLoops));
+  std::swap(order[dims.m], order[dims.n]);
+  return order;
+}
+
 /// Level-1 blocks of C for both matmul kinds: at most kMatmulBlockM rows by
 /// kMatmulBlockN columns (a multiple of `nr`), fewer columns when that
 /// leaves fewer than kMinParallelBlocks blocks.
@@ -200,6 +207,7 @@ KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges,
   reg[dims.m] = std::min(ranges[dims.m], mr);
   reg[dims.n] = std::min(ranges[dims.n], nr);
   config.loopTiles = {reg};
+  config.registerOrder = columnsFirst(ranges.size(), dims);
   if (ranges[dims.k] >= lanes)
     config.laneReduction = lanes;
   return config;
@@ -229,6 +237,8 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   reg[dims.n] = std::min(n, nr);
   kStep[dims.k] = std::min(k, kr);
   config.loopTiles = {kBlock, reg, kStep};
+  config.registerOrder = columnsFirst(numLoops, dims);
+  config.packLevel = 0;
   return config;
 }
 

@@ -63,6 +63,16 @@ struct KernelConfig {
   /// block (a matmul's [kc], then [mr, nr], then [kr]). The innermost tile
   /// is what `tt-cpu-vectorize` turns into vector ops.
   SmallVector<SmallVector<int64_t>> loopTiles;
+  /// The loop order of the register-tile loops (a permutation of the op's
+  /// loops; empty: in order). Matmuls walk column tiles outermost, so that a
+  /// panel of B is fetched from memory once and reused, from L1, by every
+  /// row tile.
+  SmallVector<int64_t> registerOrder;
+  /// Matmul only: after loop level `packLevel` (the reduction block), B's
+  /// [kc x nc] panel is copied into a contiguous buffer (packed), so the
+  /// register tiles read it from L2 at unit stride instead of walking rows
+  /// of the whole B (one page per row when B is wide). -1: no packing.
+  int packLevel = -1;
   /// DotProducts only: after the loop tiles, the reduction loop is split
   /// into chunks of this many elements whose lanes accumulate separately
   /// (partial reduction tiling; one vector register per accumulator).

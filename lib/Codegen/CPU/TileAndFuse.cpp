@@ -206,38 +206,95 @@ struct CPUTileAndFusePass
     if (!config)
       return success();
     Operation *current = op;
-    for (ArrayRef<int64_t> tiles : config->loopTiles) {
-      if (llvm::all_of(tiles, [](int64_t t) { return t == 0; }))
-        continue;
-      // Tiles covering the whole loop make no loop.
-      SmallVector<int64_t> ranges =
-          cast<linalg::LinalgOp>(current).getStaticLoopRanges();
-      SmallVector<int64_t> sizes(tiles);
-      bool any = false;
-      for (auto [size, range] : llvm::zip(sizes, ranges)) {
-        if (size >= range && !ShapedType::isDynamic(range))
-          size = 0;
-        any |= size != 0;
-      }
-      if (!any)
-        continue;
-      rewriter.setInsertionPoint(current);
-      scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
-      FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(current), tiling);
-      if (failed(result))
-        return current->emitError("tt-cpu-tile-and-fuse: could not tile the "
-                                  "op for registers");
-      rewriter.replaceOp(current, result->replacements);
-      for (LoopLikeOpInterface loop : result->loops)
-        loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
-      current = result->tiledOps.front();
+    for (auto [level, tiles] : llvm::enumerate(config->loopTiles)) {
+      if (failed(tileLevel(rewriter, current, tiles,
+                           isRegisterLevel(*config, level)
+                               ? ArrayRef<int64_t>(config->registerOrder)
+                               : ArrayRef<int64_t>())))
+        return failure();
+      if (pack && static_cast<int>(level) == config->packLevel)
+        if (linalg::CopyOp copy =
+                packRhs(rewriter, cast<linalg::LinalgOp>(current)))
+          if (failed(tileLoops(rewriter, copy, target)))
+            return failure();
     }
     if (config->laneReduction)
       return splitReductionIntoLanes(rewriter, cast<linalg::LinalgOp>(current),
                                      config->laneReduction);
     return success();
+  }
+
+  /// Tiles `current` with scf.for by `tiles` (loops in `order` if given),
+  /// and makes `current` the tiled op.
+  static LogicalResult tileLevel(RewriterBase &rewriter, Operation *&current,
+                                 ArrayRef<int64_t> tiles,
+                                 ArrayRef<int64_t> order) {
+    // Tiles covering the whole loop make no loop.
+    SmallVector<int64_t> ranges =
+        cast<linalg::LinalgOp>(current).getStaticLoopRanges();
+    SmallVector<int64_t> sizes(tiles);
+    bool any = false;
+    for (auto [size, range] : llvm::zip(sizes, ranges)) {
+      if (size >= range && !ShapedType::isDynamic(range))
+        size = 0;
+      any |= size != 0;
+    }
+    if (!any)
+      return success();
+    rewriter.setInsertionPoint(current);
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
+    if (!order.empty())
+      tiling.setInterchange(order);
+    FailureOr<scf::SCFTilingResult> result =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(current), tiling);
+    if (failed(result))
+      return current->emitError("tt-cpu-tile-and-fuse: could not tile the op "
+                                "for registers");
+    rewriter.replaceOp(current, result->replacements);
+    for (LoopLikeOpInterface loop : result->loops)
+      loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
+    current = result->tiledOps.front();
+    return success();
+  }
+
+  /// Makes the matmul `op` read its B operand (a slice of the whole B)
+  /// from a contiguous copy: the copy streams B's rows once, and the
+  /// register tiles then walk a compact panel that stays in L2. Returns the
+  /// copy, or null when B is already contiguous.
+  static linalg::CopyOp packRhs(RewriterBase &rewriter, linalg::LinalgOp op) {
+    OpOperand *rhs = op.getDpsInputOperand(1);
+    auto slice = rhs->get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      return nullptr;
+    auto type = cast<RankedTensorType>(slice.getType());
+    // A slice of whole rows (of the tensor the slices were cut from) is
+    // contiguous already.
+    Value source = slice.getSource();
+    while (auto outer = source.getDefiningOp<tensor::ExtractSliceOp>())
+      source = outer.getSource();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    if (type.getRank() != sourceType.getRank() ||
+        sourceType.getShape().back() == type.getShape().back())
+      return nullptr;
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
+    auto copy = linalg::CopyOp::create(rewriter, loc, rhs->get(), empty);
+    rewriter.modifyOpInPlace(op, [&] { rhs->set(copy.getResult(0)); });
+    return copy;
+  }
+
+  static bool isRegisterLevel(const KernelConfig &config, size_t level) {
+    auto tiled = [](ArrayRef<int64_t> tiles) {
+      return llvm::count_if(tiles, [](int64_t t) { return t > 0; });
+    };
+    for (auto [i, tiles] : llvm::enumerate(config.loopTiles))
+      if (tiled(tiles) > tiled(config.loopTiles[level]))
+        return false;
+    return true;
   }
 
   /// Tiles the reduction loop of a dot-products tile by `lanes` with partial

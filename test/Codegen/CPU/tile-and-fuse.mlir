@@ -1,17 +1,21 @@
 // RUN: tiny-opt %s --split-input-file --tt-optimize --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize | FileCheck %s
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 fuse=false' --canonicalize | FileCheck %s --check-prefix=NOFUSE
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 peel=false' --canonicalize | FileCheck %s --check-prefix=NOPEEL
+// RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 pack=false' --canonicalize | FileCheck %s --check-prefix=NOPACK
 
 // A matmul with a bias + tanh epilogue: one scf.forall over [64 x 64] blocks
-// of C holds the fill, the register-tiled matmul ([kc] is the whole K = 96
-// here, then [8 x 32] register tiles, then K in steps of 4) and the
-// epilogue, one row of 64 at a time.
+// of C holds the fill, the [96 x 64] panel of B copied into a contiguous
+// buffer (packed; [kc] is the whole K = 96 here), the register-tiled matmul
+// (column tiles of 32 outermost, then rows of 8, then K in steps of 4) and
+// the epilogue, one row of 64 at a time.
 
 // CHECK-LABEL: func.func @linear_tanh
 // CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
 // CHECK:           linalg.fill {{.*}} tensor<1x64xf32>
-// CHECK:           scf.for {{.*}} = %c0 to %c64 step %c8
-// CHECK:             scf.for {{.*}} = %c0 to %c64 step %c32
+// CHECK:           scf.for {{.*}} = %c0 to %c96 step %c1 {{.*}} -> (tensor<96x64xf32>)
+// CHECK:             linalg.copy ins({{.*}} : tensor<1x64xf32>)
+// CHECK:           scf.for {{.*}} = %c0 to %c64 step %c32
+// CHECK:             scf.for {{.*}} = %c0 to %c64 step %c8
 // CHECK:               scf.for {{.*}} = %c0 to %c96 step %c4
 // CHECK:                 linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>) outs({{.*}} : tensor<8x32xf32>)
 // CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x64xf32>)
@@ -24,6 +28,12 @@
 // Without fusion the matmul and the epilogue are separate parallel loops.
 // NOFUSE-LABEL: func.func @linear_tanh
 // NOFUSE-COUNT-2: scf.forall
+
+// Without packing the register tiles read B where it is.
+// NOPACK-LABEL: func.func @linear_tanh
+// NOPACK-NOT:     linalg.copy
+// NOPACK:         linalg.matmul
+// NOPACK-NOT:     linalg.copy
 func.func @linear_tanh(%x: tensor<64x96xf32>, %w: tensor<96x512xf32>, %b: tensor<512xf32>) -> tensor<64x512xf32> {
   %0 = tt.matmul %x, %w : (tensor<64x96xf32>, tensor<96x512xf32>) -> tensor<64x512xf32>
   %1 = tt.add %0, %b : (tensor<64x512xf32>, tensor<512xf32>) -> tensor<64x512xf32>
