@@ -2,6 +2,7 @@
 
 #include "KernelConfig.h"
 
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -266,7 +267,19 @@ KernelConfig reductionConfig(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
   return config;
 }
 
-KernelConfig elementwiseConfig(ArrayRef<int64_t> ranges, int64_t lanes) {
+/// True for a transpose of the two innermost dimensions (what packing a
+/// transposed B makes), whose tiles are square blocks of vectors.
+bool transposesInnermost(linalg::LinalgOp op) {
+  auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation());
+  if (!transpose)
+    return false;
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  int64_t n = perm.size();
+  return n >= 2 && perm[n - 1] == n - 2 && perm[n - 2] == n - 1;
+}
+
+KernelConfig elementwiseConfig(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
+                               int64_t lanes) {
   unsigned numLoops = ranges.size();
   KernelConfig config{KernelKind::Elementwise, {}, {}};
   // Split outer loops across threads, never the innermost one of a
@@ -278,30 +291,84 @@ KernelConfig elementwiseConfig(ArrayRef<int64_t> ranges, int64_t lanes) {
     outer.push_back(0);
   config.parallelTiles = splitOuterLoop(ranges, outer);
   SmallVector<int64_t> reg(numLoops, 1);
-  reg.back() = std::min(ranges.back(), kElementwiseRegisters * lanes);
+  if (transposesInnermost(op) && ranges[numLoops - 2] >= lanes &&
+      ranges.back() >= lanes) {
+    // [lanes x lanes] blocks: rows in, a register transpose, rows out.
+    reg[numLoops - 2] = lanes;
+    reg.back() = lanes;
+  } else {
+    reg.back() = std::min(ranges.back(), kElementwiseRegisters * lanes);
+  }
   config.loopTiles = {reg};
   return config;
 }
 
 } // namespace
 
+/// The loop sizes of `op`, with dynamic ones replaced by a static upper
+/// bound (a block of a loop that its tile does not divide:
+/// `affine.min(256, %n - %i)` is at most 256), or nothing when one has none.
+static std::optional<SmallVector<int64_t>>
+loopUpperBounds(linalg::LinalgOp op) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  for (auto [loop, bound] : llvm::enumerate(bounds)) {
+    if (!ShapedType::isDynamic(bound))
+      continue;
+    // A loop is the size of an operand dimension it indexes directly.
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+        auto d = dyn_cast<AffineDimExpr>(expr);
+        if (!d || d.getPosition() != loop)
+          continue;
+        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::UB,
+            ValueBoundsConstraintSet::Variable(operand.get(),
+                                               static_cast<int64_t>(dim)),
+            /*stopCondition=*/nullptr, /*closedUB=*/true);
+        if (succeeded(ub) && *ub > 0) {
+          bound = *ub;
+          break;
+        }
+      }
+      if (!ShapedType::isDynamic(bound))
+        break;
+    }
+    if (ShapedType::isDynamic(bound))
+      return std::nullopt;
+  }
+  return bounds;
+}
+
 std::optional<KernelConfig> tt::getKernelConfig(linalg::LinalgOp op,
-                                                const CPUTarget &target) {
+                                                const CPUTarget &target,
+                                                bool pack) {
   if (op.getNumLoops() == 0 || !op.hasPureTensorSemantics())
     return std::nullopt;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic) ||
-      llvm::any_of(ranges, [](int64_t r) { return r == 0; }))
+  std::optional<SmallVector<int64_t>> bounds = loopUpperBounds(op);
+  if (!bounds || llvm::any_of(*bounds, [](int64_t r) { return r == 0; }))
     return std::nullopt;
+  SmallVector<int64_t> ranges = *bounds;
   Type elementType = computeElementType(op);
   if (!elementType)
     return std::nullopt;
   int64_t lanes = target.lanes(elementType);
 
-  if (std::optional<MatmulDims> dims = getMatmulDims(op))
-    return dims->transposedB ? dotProductsConfig(ranges, *dims, lanes, target)
-                             : matmulConfig(ranges, *dims, lanes, target);
+  if (std::optional<MatmulDims> dims = getMatmulDims(op)) {
+    if (!dims->transposedB) {
+      KernelConfig config = matmulConfig(ranges, *dims, lanes, target);
+      if (!pack)
+        config.packLevel = -1;
+      return config;
+    }
+    if (!pack || !isa<linalg::GenericOp>(op.getOperation()))
+      return dotProductsConfig(ranges, *dims, lanes, target);
+    // Transposed B: transpose each panel while packing it, then a matmul.
+    KernelConfig config = matmulConfig(ranges, *dims, lanes, target);
+    config.packTransposed = true;
+    return config;
+  }
   if (op.getNumReductionLoops() > 0)
     return reductionConfig(op, ranges, lanes);
-  return elementwiseConfig(ranges, lanes);
+  return elementwiseConfig(op, ranges, lanes);
 }

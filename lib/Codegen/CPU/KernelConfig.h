@@ -73,6 +73,10 @@ struct KernelConfig {
   /// register tiles read it from L2 at unit stride instead of walking rows
   /// of the whole B (one page per row when B is wide). -1: no packing.
   int packLevel = -1;
+  /// With packLevel: the op reads B transposed ([n, k], from `x @ w.T`), and
+  /// the packed panel is B transposed back to [kc x nc], so the register
+  /// tiles are those of a plain matmul.
+  bool packTransposed = false;
   /// DotProducts only: after the loop tiles, the reduction loop is split
   /// into chunks of this many elements whose lanes accumulate separately
   /// (partial reduction tiling; one vector register per accumulator).
@@ -93,8 +97,11 @@ std::optional<MatmulDims> getMatmulDims(linalg::LinalgOp op);
 
 /// The configuration of `op` on `target`, or nothing when the op is left to
 /// the generic lowering (dynamic shapes, rank 0, unsupported element types).
+/// Without `pack`, matmuls read B where it is (transposed ones as dot
+/// products).
 std::optional<KernelConfig> getKernelConfig(linalg::LinalgOp op,
-                                            const CPUTarget &target);
+                                            const CPUTarget &target,
+                                            bool pack = true);
 
 } // namespace tt
 } // namespace mlir

@@ -94,7 +94,7 @@ SmallVector<OpFoldResult> asIndexAttrs(OpBuilder &b, ArrayRef<int64_t> v) {
 /// consumes a matmul through an identity map (a bias or activation
 /// epilogue), the matmul's blocks, so that the matmul fuses into them.
 SmallVector<int64_t> rootTiles(linalg::LinalgOp root, const KernelConfig &own,
-                               const CPUTarget &target) {
+                               const CPUTarget &target, bool pack) {
   if (own.kind != KernelKind::Elementwise)
     return own.parallelTiles;
   for (OpOperand *input : root.getDpsInputOperands()) {
@@ -104,7 +104,7 @@ SmallVector<int64_t> rootTiles(linalg::LinalgOp root, const KernelConfig &own,
     std::optional<MatmulDims> dims = getMatmulDims(producer);
     if (!dims)
       continue;
-    std::optional<KernelConfig> config = getKernelConfig(producer, target);
+    std::optional<KernelConfig> config = getKernelConfig(producer, target, pack);
     if (!config || config->parallelTiles.empty())
       continue;
     // The matmul's parallel loops are (batch..., m, n), in the order of the
@@ -154,10 +154,10 @@ struct CPUTileAndFusePass
   LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
                          const CPUTarget &target,
                          llvm::SmallPtrSetImpl<Operation *> &erased) {
-    std::optional<KernelConfig> config = getKernelConfig(root, target);
+    std::optional<KernelConfig> config = getKernelConfig(root, target, pack);
     if (!config)
       return success();
-    SmallVector<int64_t> tiles = rootTiles(root, *config, target);
+    SmallVector<int64_t> tiles = rootTiles(root, *config, target, pack);
     if (tiles.empty())
       return success();
     rewriter.setInsertionPoint(root);
@@ -202,7 +202,7 @@ struct CPUTileAndFusePass
 
   LogicalResult tileLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                           const CPUTarget &target) {
-    std::optional<KernelConfig> config = getKernelConfig(op, target);
+    std::optional<KernelConfig> config = getKernelConfig(op, target, pack);
     if (!config)
       return success();
     Operation *current = op;
@@ -212,10 +212,11 @@ struct CPUTileAndFusePass
                                ? ArrayRef<int64_t>(config->registerOrder)
                                : ArrayRef<int64_t>())))
         return failure();
-      if (pack && static_cast<int>(level) == config->packLevel)
-        if (linalg::CopyOp copy =
-                packRhs(rewriter, cast<linalg::LinalgOp>(current)))
-          if (failed(tileLoops(rewriter, copy, target)))
+      if (static_cast<int>(level) == config->packLevel)
+        if (linalg::LinalgOp packOp =
+                packRhs(rewriter, cast<linalg::LinalgOp>(current),
+                        config->packTransposed))
+          if (failed(tileLoops(rewriter, packOp, target)))
             return failure();
     }
     if (config->laneReduction)
@@ -260,31 +261,59 @@ struct CPUTileAndFusePass
 
   /// Makes the matmul `op` read its B operand (a slice of the whole B)
   /// from a contiguous copy: the copy streams B's rows once, and the
-  /// register tiles then walk a compact panel that stays in L2. Returns the
-  /// copy, or null when B is already contiguous.
-  static linalg::CopyOp packRhs(RewriterBase &rewriter, linalg::LinalgOp op) {
+  /// register tiles then walk a compact panel that stays in L2. With
+  /// `transposed`, `op` reads B as [.., n, k] and the copy transposes it to
+  /// [.., k, n], which `op` then reads as a plain matmul does. Returns the
+  /// copy, or null when there is nothing to gain.
+  static linalg::LinalgOp packRhs(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  bool transposed) {
     OpOperand *rhs = op.getDpsInputOperand(1);
     auto slice = rhs->get().getDefiningOp<tensor::ExtractSliceOp>();
     if (!slice)
       return nullptr;
     auto type = cast<RankedTensorType>(slice.getType());
+    int64_t rank = type.getRank();
     // A slice of whole rows (of the tensor the slices were cut from) is
     // contiguous already.
     Value source = slice.getSource();
     while (auto outer = source.getDefiningOp<tensor::ExtractSliceOp>())
       source = outer.getSource();
     auto sourceType = cast<RankedTensorType>(source.getType());
-    if (type.getRank() != sourceType.getRank() ||
-        sourceType.getShape().back() == type.getShape().back())
+    if (rank < 2 || rank != sourceType.getRank() ||
+        (!transposed &&
+         sourceType.getShape().back() == type.getShape().back()))
       return nullptr;
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    if (!transposed) {
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
+      auto copy = linalg::CopyOp::create(rewriter, loc, rhs->get(), empty);
+      rewriter.modifyOpInPlace(op, [&] { rhs->set(copy.getResult(0)); });
+      return copy;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic)
+      return nullptr;
+    std::swap(sizes[rank - 1], sizes[rank - 2]);
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[rank - 1], perm[rank - 2]);
     Value empty =
         tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
-    auto copy = linalg::CopyOp::create(rewriter, loc, rhs->get(), empty);
-    rewriter.modifyOpInPlace(op, [&] { rhs->set(copy.getResult(0)); });
-    return copy;
+    auto transpose =
+        linalg::TransposeOp::create(rewriter, loc, rhs->get(), empty, perm);
+    AffineMap map = generic.getMatchingIndexingMap(rhs);
+    SmallVector<AffineExpr> results(map.getResults());
+    std::swap(results[rank - 1], results[rank - 2]);
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    maps[rhs->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+    rewriter.modifyOpInPlace(generic, [&] {
+      rhs->set(transpose->getResult(0));
+      generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+    return transpose;
   }
 
   static bool isRegisterLevel(const KernelConfig &config, size_t level) {

@@ -108,22 +108,51 @@ func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 
 // -----
 
-// x @ w.T (B laid out [n, k]): register tiles of 4 x 4 dot products whose
-// reduction is split into lanes: a [4 x 4 x 16] accumulator carried through
-// the K loop (multiply-adds marked contractible into FMAs), then one
-// reduction over the 16 lanes.
+// x @ w.T (B laid out [n, k]): each [kc x nc] panel of B is transposed back
+// to [k, n] while it is packed ([16 x 16] blocks), and the register tiles
+// are those of a plain matmul.
 // CHECK-LABEL: func.func @dot_products
 // CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
-// CHECK:           scf.for {{.*}} step %c4
-// CHECK:             scf.for {{.*}} step %c4
-// CHECK:               linalg.fill {{.*}} tensor<4x4x16xf32>
-// CHECK:               scf.for {{.*}} = %c0 to %c768 step %c16 {{.*}} -> (tensor<4x4x16xf32>)
-// CHECK:                 linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]{{.*}} ins({{.*}} : tensor<4x16xf32>, tensor<4x16xf32>) outs({{.*}} : tensor<4x4x16xf32>)
-// CHECK:                   arith.mulf {{.*}} fastmath<contract>
-// CHECK:                   arith.addf {{.*}} fastmath<contract>
-// CHECK:               linalg.reduce ins({{.*}} : tensor<4x4x16xf32>) outs({{.*}} : tensor<4x4xf32>) dimensions = [2]
+// CHECK:           scf.for {{.*}} = %c0 to %c768 step %c256
+// CHECK:             scf.for {{.*}} step %c16
+// CHECK:               scf.for {{.*}} step %c16
+// CHECK:                 linalg.transpose ins({{.*}} : tensor<16x16xf32>) {{.*}} permutation = [1, 0]
+// CHECK:             scf.for {{.*}} step %c32
+// CHECK:               scf.for {{.*}} step %c8
+// CHECK:                 scf.for {{.*}} step %c4
+// CHECK:                   linalg.generic {{.*}} ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>)
+
+// Without packing: register tiles of 4 x 4 dot products whose reduction is
+// split into lanes: a [4 x 4 x 16] accumulator carried through the K loop
+// (multiply-adds marked contractible into FMAs), then one reduction over the
+// 16 lanes.
+// NOPACK-LABEL: func.func @dot_products
+// NOPACK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
+// NOPACK:           scf.for {{.*}} step %c4
+// NOPACK:             scf.for {{.*}} step %c4
+// NOPACK:               linalg.fill {{.*}} tensor<4x4x16xf32>
+// NOPACK:               scf.for {{.*}} = %c0 to %c768 step %c16 {{.*}} -> (tensor<4x4x16xf32>)
+// NOPACK:                 linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]{{.*}} ins({{.*}} : tensor<4x16xf32>, tensor<4x16xf32>) outs({{.*}} : tensor<4x4x16xf32>)
+// NOPACK:                   arith.mulf {{.*}} fastmath<contract>
+// NOPACK:                   arith.addf {{.*}} fastmath<contract>
+// NOPACK:               linalg.reduce ins({{.*}} : tensor<4x4x16xf32>) outs({{.*}} : tensor<4x4xf32>) dimensions = [2]
 func.func @dot_products(%x: tensor<16x768xf32>, %w: tensor<512x768xf32>) -> tensor<16x512xf32> {
   %wt = tt.transpose %w [1, 0] : tensor<512x768xf32> -> tensor<768x512xf32>
   %0 = tt.matmul %x, %wt : (tensor<16x768xf32>, tensor<768x512xf32>) -> tensor<16x512xf32>
   return %0 : tensor<16x512xf32>
+}
+
+// -----
+
+// 4097 columns in blocks of 256: the last block is partial, so inside the
+// scf.forall the block's size is dynamic (at most 256). The register tiles
+// are chosen from that bound and the peeled main loops still see full
+// static [8 x 32] tiles.
+// CHECK-LABEL: func.func @partial_block
+// CHECK:         scf.forall (%{{.*}}) = (0) to (4097) step (256)
+// CHECK:           linalg.copy ins({{.*}} : tensor<1x64xf32>)
+// CHECK:           linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>) outs({{.*}} : tensor<8x32xf32>)
+func.func @partial_block(%x: tensor<64x768xf32>, %w: tensor<768x4097xf32>) -> tensor<64x4097xf32> {
+  %0 = tt.matmul %x, %w : (tensor<64x768xf32>, tensor<768x4097xf32>) -> tensor<64x4097xf32>
+  return %0 : tensor<64x4097xf32>
 }
