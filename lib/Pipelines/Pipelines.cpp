@@ -24,6 +24,11 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
   pm.addPass(tt::createConvertTTToLinalg());
   pm.addPass(createCanonicalizerPass());
   if (options.fusion) {
+    // Unit dimensions (keepdims reductions are built as [rows, 1, cols])
+    // hide producer-consumer pairs behind reshapes; without them a
+    // reduction and its consumers index the same loops.
+    pm.addPass(createLinalgFoldUnitExtentDimsPass());
+    pm.addPass(createCanonicalizerPass());
     pm.addPass(createLinalgElementwiseOpFusionPass());
     // Transposes first: a cast may feed the contraction through one.
     pm.addNestedPass<func::FuncOp>(

@@ -16,7 +16,9 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir {
@@ -51,18 +53,45 @@ bool dependsOn(Value value, Value iv, Operation *scope) {
   return false;
 }
 
-/// A producer is fused into the block loop only if every block needs its
-/// own slice of it (the slice moves with every loop that has more than one
-/// iteration; otherwise each block would recompute the same values, as a
-/// layer norm fused into a matmul's operand would be for every column
-/// block), and all its users are in the loop or already fused into it
-/// (`cluster`: the root and the producers fused so far); otherwise it would
-/// be computed twice.
+/// The ops that may be fused into the blocks of `root`: the linalg
+/// producers (transitively) all of whose users are in the set, found as a
+/// fixpoint so that the order of operands does not matter (a layer norm's
+/// mean feeds both the variance and the normalisation; the difference
+/// x - mean feeds both the variance and the output).
+llvm::SmallPtrSet<Operation *, 16> fusionCluster(linalg::LinalgOp root) {
+  llvm::SmallPtrSet<Operation *, 16> cluster = {root};
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<Operation *> members(cluster.begin(), cluster.end());
+    for (Operation *member : members) {
+      for (Value operand : member->getOperands()) {
+        auto producer = operand.getDefiningOp<linalg::LinalgOp>();
+        if (!producer || cluster.contains(producer) ||
+            producer->getBlock() != root->getBlock())
+          continue;
+        if (llvm::all_of(producer->getUsers(), [&](Operation *user) {
+              return cluster.contains(user);
+            })) {
+          cluster.insert(producer);
+          changed = true;
+        }
+      }
+    }
+  }
+  return cluster;
+}
+
+/// A producer of the `cluster` is fused into the block loop only if every
+/// block needs its own slice of it: the slice moves with every loop that has
+/// more than one iteration. Otherwise each block would recompute the same
+/// values, as a layer norm fused into a matmul's operand would be for every
+/// column block.
 std::optional<scf::SCFTileAndFuseOptions::ControlFnResult>
 shouldFuse(tensor::ExtractSliceOp slice, OpResult producer,
-           llvm::SmallPtrSetImpl<Operation *> &cluster) {
+           const llvm::SmallPtrSetImpl<Operation *> &cluster) {
   auto loop = slice->getParentOfType<scf::ForallOp>();
-  if (!loop || !isa<linalg::LinalgOp>(producer.getOwner()))
+  if (!loop || !cluster.contains(producer.getOwner()))
     return std::nullopt;
   for (auto [iv, lb, ub, step] :
        llvm::zip(loop.getInductionVars(), loop.getMixedLowerBound(),
@@ -78,10 +107,6 @@ shouldFuse(tensor::ExtractSliceOp slice, OpResult producer,
     if (!moves)
       return std::nullopt;
   }
-  for (Operation *user : producer.getOwner()->getUsers())
-    if (user != loop && !loop->isProperAncestor(user) && !cluster.contains(user))
-      return std::nullopt;
-  cluster.insert(producer.getOwner());
   return scf::SCFTileAndFuseOptions::ControlFnResult{};
 }
 
@@ -139,6 +164,13 @@ struct CPUTileAndFusePass
         return signalPassFailure();
     }
 
+    // A producer fused along two identical slices (a softmax's max feeds
+    // both the exponentials and, through them, the sum) is computed once.
+    {
+      DominanceInfo dominance(func);
+      eliminateCommonSubExpressions(rewriter, dominance, func);
+    }
+
     // Level 2: every linalg op, inside a block or not.
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
@@ -166,7 +198,7 @@ struct CPUTileAndFusePass
     tiling.setTileSizes(asIndexAttrs(rewriter, tiles));
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);
-    llvm::SmallPtrSet<Operation *, 8> cluster = {root};
+    llvm::SmallPtrSet<Operation *, 16> cluster = fusionCluster(root);
     if (fuse)
       options.setFusionControlFn(
           [&](tensor::ExtractSliceOp slice, OpResult producer, bool) {

@@ -81,22 +81,23 @@ func.func @matmul_odd(%a: tensor<37x53xf32>, %b: tensor<53x29xf32>) -> tensor<37
 
 // -----
 
-// Row reductions feeding an elementwise consumer (softmax): blocks of 32
-// rows across threads; in each, the max (one row of 1024 at a time) with
-// exp(x - max) after it, then the sum (accumulated in f64) with the
-// division.
+// Row reductions feeding elementwise consumers (softmax): one scf.forall
+// over blocks of 32 rows holds all four ops, each a row at a time: the max
+// (computed once, although both the exponentials and the sum depend on it),
+// exp(x - max), the sum (accumulated in f64) and the division.
 // CHECK-LABEL: func.func @softmax
 // CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (32)
-// CHECK:           linalg.generic {{.*}}"reduction"]} ins({{.*}} : tensor<1x1x1024xf32>) outs({{.*}} : tensor<1x1xf32>)
+// CHECK:           linalg.reduce ins({{.*}} : tensor<1x1024xf32>) outs({{.*}} : tensor<1xf32>)
 // CHECK:             arith.maximumf
 // CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x64xf32>)
 // CHECK:             math.exp
-// CHECK:           scf.forall.in_parallel
-// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (32)
-// CHECK:           linalg.generic {{.*}}"reduction"]} ins({{.*}} : tensor<1x1x1024xf32>) outs({{.*}} : tensor<1x1xf64>)
+// CHECK:           linalg.reduce ins({{.*}} : tensor<1x1024xf32>) outs({{.*}} : tensor<1xf64>)
 // CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x32xf32>)
 // CHECK:             arith.divf
 // CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     arith.maximumf
+// CHECK:         return
+
 func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %m = tt.reduce_max %x axes = [1] keepdims : tensor<1024x1024xf32> -> tensor<1024x1xf32>
   %d = tt.sub %x, %m : (tensor<1024x1024xf32>, tensor<1024x1xf32>) -> tensor<1024x1024xf32>
@@ -104,6 +105,24 @@ func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %s = tt.sum %e axes = [1] keepdims : tensor<1024x1024xf32> -> tensor<1024x1xf32>
   %y = tt.div %e, %s : (tensor<1024x1024xf32>, tensor<1024x1xf32>) -> tensor<1024x1024xf32>
   return %y : tensor<1024x1024xf32>
+}
+
+// -----
+
+// Layer norm: mean, x - mean, variance and the normalisation in one
+// scf.forall over row blocks (the fusion set is found as a fixpoint: the
+// mean and x - mean each feed two consumers).
+// CHECK-LABEL: func.func @layer_norm
+// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (43)
+// CHECK-NOT:     scf.forall (
+// CHECK:         return
+func.func @layer_norm(%x: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
+  %m = tt.mean %x axes = [1] keepdims : tensor<1024x768xf32> -> tensor<1024x1xf32>
+  %d = tt.sub %x, %m : (tensor<1024x768xf32>, tensor<1024x1xf32>) -> tensor<1024x768xf32>
+  %v = tt.var %x axes = [1] keepdims : tensor<1024x768xf32> -> tensor<1024x1xf32>
+  %r = tt.rsqrt %v : tensor<1024x1xf32>
+  %y = tt.mul %d, %r : (tensor<1024x768xf32>, tensor<1024x1xf32>) -> tensor<1024x768xf32>
+  return %y : tensor<1024x768xf32>
 }
 
 // -----
