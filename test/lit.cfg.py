@@ -32,10 +32,15 @@ config.substitutions.append(
     ("%mlir_c_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
 # Parallel tile loops run on LLVM's OpenMP runtime.
 config.substitutions.append(("%libomp", os.path.join(config.llvm_lib_dir, "libomp.so")))
+# f64 math on vectors calls glibc's libmvec (x86-64).
+_libmvec = "/lib/x86_64-linux-gnu/libmvec.so.1"
+_runtime_libs = "%mlir_runner_utils,%mlir_c_runner_utils,%libomp"
+if os.path.exists(_libmvec):
+    _runtime_libs += "," + _libmvec
 # Compile with the CPU pipeline and run main() with mlir-runner.
 # Inserted first so that the tool and library substitutions expand inside it.
 config.substitutions.insert(
     0,
     ("%tt-run",
      "tiny-opt --tt-lower-to-llvm | mlir-runner -O3 -e main -entry-point-result=void "
-     "-shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp"))
+     "-shared-libs=" + _runtime_libs))

@@ -99,6 +99,11 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
     VectorTransferToSCFOptions transfers;
     transfers.enableFullUnroll(true);
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
+    if (options.vectorMath) {
+      tt::TTCPUVectorMathOptions vectorMath;
+      vectorMath.vectorBits = options.vectorBits;
+      pm.addPass(tt::createTTCPUVectorMath(vectorMath));
+    }
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Parallel tile loops: OpenMP worksharing loops, or sequential loops.
@@ -113,7 +118,8 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
     openmp.numThreads = options.threads;
     pm.addPass(createConvertSCFToOpenMPPass(openmp));
     // Drops the memref.alloca_scope it wraps loop bodies in when they
-    // allocate nothing.
+    // allocate nothing on the stack.
+    pm.addPass(tt::createTTInlineAllocaScopes());
     pm.addPass(createCanonicalizerPass());
   }
   if (options.fastMath)

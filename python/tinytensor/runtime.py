@@ -47,6 +47,11 @@ def _configure_threads() -> int:
 NUM_THREADS = _configure_threads()
 _SHARED_LIBS = [os.path.join(_LLVM_LIB_DIR, "libmlir_c_runner_utils.so"),
                 os.path.join(_LLVM_LIB_DIR, "libomp.so")]
+# glibc's vector math library: f64 tanh/exp/log/erf on vectors call it
+# (--tt-cpu-vector-math). Part of glibc on x86-64.
+_LIBMVEC = "/lib/x86_64-linux-gnu/libmvec.so.1"
+if os.path.exists(_LIBMVEC):
+    _SHARED_LIBS.append(_LIBMVEC)
 
 # LLVM optimisation level of the JIT. Level 2 already vectorises loops for
 # the host CPU; level 3 took ten times longer to compile the GPT-2 example

@@ -135,6 +135,21 @@ def test_elementwise_1d(n):
     close(jit(gelu)(x), gelu(x), 1e-5)
 
 
+@pytest.mark.parametrize("fn", [np.tanh, np.exp, np.log, "erf"],
+                         ids=["tanh", "exp", "log", "erf"])
+@pytest.mark.parametrize("n", [3, 64, 1003])
+def test_f64_math_on_vectors(fn, n):
+    # f64 transcendental functions on vectors (glibc's libmvec on x86).
+    x = np.abs(randn(2, n, dtype=np.float64)) + 0.1
+    if fn == "erf":
+        import tinytensor
+        got = jit(lambda a: tinytensor.erf(a))(x)
+        expected = np.vectorize(math.erf)(x)
+    else:
+        got, expected = jit(lambda a: fn(a))(x), fn(x)
+    close(got, expected, 1e-14)
+
+
 def test_thread_counts_agree():
     # The same program with 1 and 3 threads (more than this machine may
     # have) gives the same results; TT_NUM_THREADS is read at import time.

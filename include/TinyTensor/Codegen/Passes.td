@@ -113,16 +113,59 @@ def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
 def TTCPULowerVectors : Pass<"tt-cpu-lower-vectors", "func::FuncOp"> {
   let summary = "Lower vector ops to what LLVM maps to the host ISA";
   let description = [{
-    Lowers `vector.contract` to outer products and FMAs, elementwise ops on
-    n-D vectors to rows, multi-dimensional reductions, broadcasts, transposes and shape casts,
-    and transfers to loads and stores of rank 1. Reductions are
+    Lowers `vector.contract` to outer products and FMAs (dot products for
+    contractions along the innermost dimension of both operands),
+    elementwise ops on n-D vectors to rows, multi-dimensional reductions, broadcasts, transposes and shape casts,
+    and transfers to loads and stores of rank 1. `memref.copy` between
+    buffers becomes `linalg.copy` (loops LLVM vectorises rather than the
+    runtime's element-by-element copy). Reductions are
     marked reassociable so that LLVM reduces in a tree (the order NumPy's
     pairwise summation also changes).
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
+}
+
+def TTCPUVectorMath : Pass<"tt-cpu-vector-math", "ModuleOp"> {
+  let summary = "Call glibc's vector math library for f64 math on vectors";
+  let description = [{
+    `math.tanh`, `math.exp`, `math.log` and `math.erf` on vectors of f64
+    (which the polynomial approximations of `--tt-approximate-math` do not
+    cover) become calls to glibc's libmvec, one call per register:
+    `_ZGVeN8v_tanh` (AVX-512, 8 lanes) or `_ZGVdN4v_tanh` (AVX2, 4 lanes),
+    instead of one libm call per element. Vectors whose length is not a
+    multiple of the register width keep the scalar calls. libmvec is part
+    of glibc on x86-64 Linux (2.35 and later have all four functions; its
+    functions are accurate to 4 ulp); the code must be run with
+    `libmvec.so.1` loaded (the Python runtime loads it; for mlir-runner add
+    it to `-shared-libs`). Only for x86 targets with 256-bit vectors or
+    wider.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "Vector register width in bits (0: the host CPU's); below 256 "
+           "the pass does nothing">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def TTInlineAllocaScopes : Pass<"tt-inline-alloca-scopes"> {
+  let summary = "Inline memref.alloca_scope ops that scope no stack "
+                "allocation";
+  let description = [{
+    `convert-scf-to-openmp` wraps every parallel loop body in a
+    `memref.alloca_scope`. When the body allocates nothing on the stack the
+    scope is useless, and once the loops inside it become branches it is
+    invalid (its region must have one block). This pass inlines such scopes
+    wherever they are (upstream canonicalisation only inlines the last op
+    of a region or one directly in a function).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def TTEmitCInterface : Pass<"tt-emit-c-interface", "ModuleOp"> {

@@ -72,6 +72,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Use vectorisable polynomial approximations for f32 "
                      "tanh/exp/log/erf instead of libm calls"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorMath{
+      *this, "vector-math",
+      llvm::cl::desc("f64 tanh/exp/log/erf on vectors through glibc's libmvec "
+                     "(x86 with AVX2 or AVX-512; the code then needs "
+                     "libmvec.so.1 at run time)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> outline{
       *this, "outline",
       llvm::cl::desc("Outline each loop nest into its own function (keeps "

@@ -60,12 +60,36 @@ constexpr int64_t kElementsPerBlock = 32 * 1024;
 constexpr int64_t kMaxParallelBlocks = 256;
 /// Vector registers per elementwise step.
 constexpr int64_t kElementwiseRegisters = 4;
+/// A matmul with B transposed and at most this many rows is computed as
+/// dot products, without packing (see getKernelConfig).
+constexpr int64_t kDotProductsMaxRows = 64;
 /// Reductions over at most this many elements become one vector reduction
 /// per row; longer rows are reduced in chunks of this size.
 constexpr int64_t kMaxReductionVector = 4096;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// A block size near `size` for a loop of `range` iterations that divides
+/// it, so that every block is full and its code static: the smallest
+/// divisor in [size, 2 * size) if `grow`, else the largest in (size / 2,
+/// size]; both multiples of `multiple`. `size` itself when there is none
+/// (the last block is then partial).
+int64_t dividingBlock(int64_t range, int64_t size, int64_t multiple,
+                      bool grow) {
+  if (size >= range || range % size == 0)
+    return size;
+  if (grow) {
+    for (int64_t d = size; d < 2 * size && d < range; ++d)
+      if (range % d == 0 && d % multiple == 0)
+        return d;
+  } else {
+    for (int64_t d = size; 2 * d > size; --d)
+      if (range % d == 0 && d % multiple == 0)
+        return d;
+  }
+  return size;
+}
 
 /// The element type that decides the vector width: the widest one the op
 /// reads or writes (a mixed f64 x f32 contraction computes in f64).
@@ -110,7 +134,9 @@ SmallVector<int64_t> splitOuterLoop(ArrayRef<int64_t> ranges,
     if (ranges[loop] <= 1)
       continue;
     SmallVector<int64_t> tiles(ranges.size(), 0);
-    tiles[loop] = ceilDiv(ranges[loop], std::min(blocks, ranges[loop]));
+    tiles[loop] = dividingBlock(
+        ranges[loop], ceilDiv(ranges[loop], std::min(blocks, ranges[loop])),
+        /*multiple=*/1, /*grow=*/true);
     return tiles;
   }
   return {};
@@ -178,12 +204,13 @@ SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
   int64_t batch = 1;
   for (unsigned b : dims.batch)
     batch *= ranges[b];
-  int64_t mc = std::min(m, kMatmulBlockM);
+  int64_t mc = dividingBlock(m, std::min(m, kMatmulBlockM), 1, false);
   int64_t mBlocks = ceilDiv(m, mc) * batch;
   int64_t nc = std::min(roundUp(n, nr), kMatmulBlockN);
   if (mBlocks * ceilDiv(n, nc) < kMinParallelBlocks)
     nc = std::max(nr, roundUp(ceilDiv(n, ceilDiv(kMinParallelBlocks, mBlocks)),
                               nr));
+  nc = dividingBlock(n, nc, nr, false);
   if (mBlocks * ceilDiv(n, nc) <= 1)
     return {};
   SmallVector<int64_t> parallel(ranges.size(), 0);
@@ -361,7 +388,11 @@ std::optional<KernelConfig> tt::getKernelConfig(linalg::LinalgOp op,
         config.packLevel = -1;
       return config;
     }
-    if (!pack || !isa<linalg::GenericOp>(op.getOperation()))
+    // Few rows of A (a GPT-2 logits layer over a handful of tokens): every
+    // element of B is used a few times only, the product is bound by
+    // reading B, and dot products read it in long contiguous rows.
+    if (!pack || !isa<linalg::GenericOp>(op.getOperation()) ||
+        ranges[dims->m] <= kDotProductsMaxRows)
       return dotProductsConfig(ranges, *dims, lanes, target);
     // Transposed B: transpose each panel while packing it, then a matmul.
     KernelConfig config = matmulConfig(ranges, *dims, lanes, target);

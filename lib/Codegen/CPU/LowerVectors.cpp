@@ -3,6 +3,8 @@
 #include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -41,6 +43,22 @@ struct CPULowerVectorsPass
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
 
+    // Copies between buffers (slices of heads, concatenations) become
+    // linalg.copy, i.e. plain loop nests that LLVM vectorises, instead of
+    // calls to the runtime's element-by-element memrefCopy.
+    {
+      SmallVector<memref::CopyOp> copies;
+      func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+      IRRewriter rewriter(ctx);
+      for (memref::CopyOp copy : copies) {
+        auto type = cast<MemRefType>(copy.getSource().getType());
+        if (type.getRank() == 0)
+          continue;
+        rewriter.setInsertionPoint(copy);
+        rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                    copy.getTarget());
+      }
+    }
     // Dot-like contractions to vector reductions of elementwise products.
     {
       SmallVector<Operation *> dots;

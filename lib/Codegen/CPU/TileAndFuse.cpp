@@ -57,8 +57,12 @@ bool dependsOn(Value value, Value iv, Operation *scope) {
 /// producers (transitively) all of whose users are in the set, found as a
 /// fixpoint so that the order of operands does not matter (a layer norm's
 /// mean feeds both the variance and the normalisation; the difference
-/// x - mean feeds both the variance and the output).
-llvm::SmallPtrSet<Operation *, 16> fusionCluster(linalg::LinalgOp root) {
+/// x - mean feeds both the variance and the output). Matmuls are never
+/// pulled into another op's blocks, except `epilogueOf`, the matmul whose
+/// blocks the root (its epilogue) has taken: anywhere else a matmul would
+/// lose its own blocking and read its weights once per block.
+llvm::SmallPtrSet<Operation *, 16> fusionCluster(linalg::LinalgOp root,
+                                                 Operation *epilogueOf) {
   llvm::SmallPtrSet<Operation *, 16> cluster = {root};
   bool changed = true;
   while (changed) {
@@ -68,7 +72,8 @@ llvm::SmallPtrSet<Operation *, 16> fusionCluster(linalg::LinalgOp root) {
       for (Value operand : member->getOperands()) {
         auto producer = operand.getDefiningOp<linalg::LinalgOp>();
         if (!producer || cluster.contains(producer) ||
-            producer->getBlock() != root->getBlock())
+            producer->getBlock() != root->getBlock() ||
+            (producer != epilogueOf && getMatmulDims(producer)))
           continue;
         if (llvm::all_of(producer->getUsers(), [&](Operation *user) {
               return cluster.contains(user);
@@ -119,7 +124,9 @@ SmallVector<OpFoldResult> asIndexAttrs(OpBuilder &b, ArrayRef<int64_t> v) {
 /// consumes a matmul through an identity map (a bias or activation
 /// epilogue), the matmul's blocks, so that the matmul fuses into them.
 SmallVector<int64_t> rootTiles(linalg::LinalgOp root, const KernelConfig &own,
-                               const CPUTarget &target, bool pack) {
+                               const CPUTarget &target, bool pack,
+                               Operation *&adoptedMatmul) {
+  adoptedMatmul = nullptr;
   if (own.kind != KernelKind::Elementwise)
     return own.parallelTiles;
   for (OpOperand *input : root.getDpsInputOperands()) {
@@ -136,8 +143,10 @@ SmallVector<int64_t> rootTiles(linalg::LinalgOp root, const KernelConfig &own,
     // epilogue's loops.
     SmallVector<int64_t> tiles(config->parallelTiles);
     tiles.pop_back(); // k
-    if (tiles.size() == root.getNumLoops())
+    if (tiles.size() == root.getNumLoops()) {
+      adoptedMatmul = producer;
       return tiles;
+    }
   }
   return own.parallelTiles;
 }
@@ -189,7 +198,9 @@ struct CPUTileAndFusePass
     std::optional<KernelConfig> config = getKernelConfig(root, target, pack);
     if (!config)
       return success();
-    SmallVector<int64_t> tiles = rootTiles(root, *config, target, pack);
+    Operation *adoptedMatmul;
+    SmallVector<int64_t> tiles =
+        rootTiles(root, *config, target, pack, adoptedMatmul);
     if (tiles.empty())
       return success();
     rewriter.setInsertionPoint(root);
@@ -198,7 +209,7 @@ struct CPUTileAndFusePass
     tiling.setTileSizes(asIndexAttrs(rewriter, tiles));
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);
-    llvm::SmallPtrSet<Operation *, 16> cluster = fusionCluster(root);
+    llvm::SmallPtrSet<Operation *, 16> cluster = fusionCluster(root, adoptedMatmul);
     if (fuse)
       options.setFusionControlFn(
           [&](tensor::ExtractSliceOp slice, OpResult producer, bool) {

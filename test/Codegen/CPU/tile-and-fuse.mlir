@@ -113,7 +113,7 @@ func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 // scf.forall over row blocks (the fusion set is found as a fixpoint: the
 // mean and x - mean each feed two consumers).
 // CHECK-LABEL: func.func @layer_norm
-// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (43)
+// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (64)
 // CHECK-NOT:     scf.forall (
 // CHECK:         return
 func.func @layer_norm(%x: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
@@ -127,10 +127,10 @@ func.func @layer_norm(%x: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
 
 // -----
 
-// x @ w.T (B laid out [n, k]): each [kc x nc] panel of B is transposed back
-// to [k, n] while it is packed ([16 x 16] blocks), and the register tiles
-// are those of a plain matmul.
-// CHECK-LABEL: func.func @dot_products
+// x @ w.T (B laid out [n, k]) with many rows: each [kc x nc] panel of B is
+// transposed back to [k, n] while it is packed ([16 x 16] blocks), and the
+// register tiles are those of a plain matmul.
+// CHECK-LABEL: func.func @transposed_packed
 // CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
 // CHECK:           scf.for {{.*}} = %c0 to %c768 step %c256
 // CHECK:             scf.for {{.*}} step %c16
@@ -141,20 +141,33 @@ func.func @layer_norm(%x: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
 // CHECK:                 scf.for {{.*}} step %c4
 // CHECK:                   linalg.generic {{.*}} ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>)
 
-// Without packing: register tiles of 4 x 4 dot products whose reduction is
-// split into lanes: a [4 x 4 x 16] accumulator carried through the K loop
-// (multiply-adds marked contractible into FMAs), then one reduction over the
-// 16 lanes.
-// NOPACK-LABEL: func.func @dot_products
-// NOPACK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
-// NOPACK:           scf.for {{.*}} step %c4
-// NOPACK:             scf.for {{.*}} step %c4
-// NOPACK:               linalg.fill {{.*}} tensor<4x4x16xf32>
-// NOPACK:               scf.for {{.*}} = %c0 to %c768 step %c16 {{.*}} -> (tensor<4x4x16xf32>)
-// NOPACK:                 linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]{{.*}} ins({{.*}} : tensor<4x16xf32>, tensor<4x16xf32>) outs({{.*}} : tensor<4x4x16xf32>)
-// NOPACK:                   arith.mulf {{.*}} fastmath<contract>
-// NOPACK:                   arith.addf {{.*}} fastmath<contract>
-// NOPACK:               linalg.reduce ins({{.*}} : tensor<4x4x16xf32>) outs({{.*}} : tensor<4x4xf32>) dimensions = [2]
+// Without packing, the same as dot products (below).
+// NOPACK-LABEL: func.func @transposed_packed
+// NOPACK-NOT:     linalg.transpose
+// NOPACK:         linalg.reduce ins({{.*}} : tensor<4x4x16xf32>)
+func.func @transposed_packed(%x: tensor<128x768xf32>, %w: tensor<512x768xf32>) -> tensor<128x512xf32> {
+  %wt = tt.transpose %w [1, 0] : tensor<512x768xf32> -> tensor<768x512xf32>
+  %0 = tt.matmul %x, %wt : (tensor<128x768xf32>, tensor<768x512xf32>) -> tensor<128x512xf32>
+  return %0 : tensor<128x512xf32>
+}
+
+// -----
+
+// With few rows (a logits layer over 16 tokens) B is read far more than it
+// is reused: register tiles of 4 x 4 dot products along B's contiguous rows,
+// whose reduction is split into lanes: a [4 x 4 x 16] accumulator carried
+// through the K loop (multiply-adds marked contractible into FMAs), then one
+// reduction over the 16 lanes.
+// CHECK-LABEL: func.func @dot_products
+// CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
+// CHECK:           scf.for {{.*}} step %c4
+// CHECK:             scf.for {{.*}} step %c4
+// CHECK:               linalg.fill {{.*}} tensor<4x4x16xf32>
+// CHECK:               scf.for {{.*}} = %c0 to %c768 step %c16 {{.*}} -> (tensor<4x4x16xf32>)
+// CHECK:                 linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]{{.*}} ins({{.*}} : tensor<4x16xf32>, tensor<4x16xf32>) outs({{.*}} : tensor<4x4x16xf32>)
+// CHECK:                   arith.mulf {{.*}} fastmath<contract>
+// CHECK:                   arith.addf {{.*}} fastmath<contract>
+// CHECK:               linalg.reduce ins({{.*}} : tensor<4x4x16xf32>) outs({{.*}} : tensor<4x4xf32>) dimensions = [2]
 func.func @dot_products(%x: tensor<16x768xf32>, %w: tensor<512x768xf32>) -> tensor<16x512xf32> {
   %wt = tt.transpose %w [1, 0] : tensor<512x768xf32> -> tensor<768x512xf32>
   %0 = tt.matmul %x, %wt : (tensor<16x768xf32>, tensor<768x512xf32>) -> tensor<16x512xf32>
