@@ -10,7 +10,8 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tinytensor_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "python"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "python",
+                   "tinytensor-capi-test.c"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))
@@ -22,7 +23,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tinytensor_tools_dir, config.llvm_tools_dir]
-tools = ["tiny-opt", ToolSubst("mlir-runner", unresolved="ignore")]
+tools = ["tiny-opt", "tinytensor-capi-test",
+         ToolSubst("mlir-runner", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Compiled-and-run integration tests link MLIR's runner utility libraries.

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 import types
 from typing import Any, Dict, List, Sequence, Tuple
 
@@ -141,15 +142,27 @@ class Compiled:
         self.name = name
         self.input_types = list(arg_types)
         context = new_context()
+        #: Seconds spent in each stage of the first compilation: tracing,
+        #: the tt-optimize and tt-lower-to-llvm pipelines (MLIR), and LLVM's
+        #: optimisation and code generation in the JIT.
+        self.timings = {}
+        clock = time.perf_counter
         with context, ir.Location.unknown():
             module = ir.Module.create()
+            start = clock()
             self._trace(fn, module, context, scope)
             self.module = str(module)
+            self.timings["trace"] = clock() - start
+            start = clock()
             compiler.optimize(module)
             self._unique_results(module)
             self.optimized = str(module)
+            self.timings["tt-optimize"] = clock() - start
+            start = clock()
             compiler.lower_optimized_to_llvm(module)
             self.lowered = str(module)
+            self.timings["tt-lower-to-llvm"] = clock() - start
+            start = clock()
             self._executable = Executable(
                 module, self.name,
                 self.input_types + [TensorType.of(a, "captured array")
@@ -158,6 +171,7 @@ class Compiled:
                                     for a in self._captured],
                 [self.output_types[self._result_slots.index(i)]
                  for i in range(max(self._result_slots, default=-1) + 1)])
+            self.timings["llvm"] = clock() - start
         self._context = context
         # Where each captured array is found in the scope: those are read
         # afresh at each call (the closure or global may be rebound to a new

@@ -184,3 +184,12 @@ def test_bad_thread_count(value):
                          env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode != 0
     assert "TT_NUM_THREADS must be a positive integer" in run.stderr
+
+
+def test_compile_timings():
+    # Each stage of the first compilation is timed (docs/performance.md
+    # reports them for GPT-2).
+    compiled = jit(lambda a: np.tanh(a) @ a.T).compile(randn(8, 8))
+    assert list(compiled.timings) == ["trace", "tt-optimize",
+                                      "tt-lower-to-llvm", "llvm"]
+    assert all(t >= 0 for t in compiled.timings.values())

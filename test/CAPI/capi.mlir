@@ -1,0 +1,1 @@
+// RUN: tinytensor-capi-test 2>&1 | FileCheck %S/tinytensor-capi-test.c
