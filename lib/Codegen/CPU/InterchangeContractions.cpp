@@ -74,17 +74,6 @@ SmallVector<unsigned> contractionOrder(linalg::GenericOp op,
   return {};
 }
 
-/// Lets LLVM reassociate (and contract) the floating-point ops of `op`'s
-/// body, so that a dot-product inner loop vectorises.
-void allowReassociation(linalg::GenericOp op) {
-  auto flags = arith::FastMathFlagsAttr::get(
-      op.getContext(),
-      arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
-  op.getBody()->walk([&](Operation *inner) {
-    if (isa<arith::AddFOp, arith::MulFOp>(inner))
-      inner->setAttr("fastmath", flags);
-  });
-}
 
 struct InterchangeContractionsPass
     : public tt::impl::TTInterchangeContractionsBase<
@@ -110,7 +99,8 @@ struct InterchangeContractionsPass
       FailureOr<linalg::GenericOp> interchanged =
           linalg::interchangeGenericOp(rewriter, generic, order);
       if (succeeded(interchanged) && reassociate)
-        allowReassociation(*interchanged);
+        tt::addFastMathFlags(*interchanged, arith::FastMathFlags::reassoc |
+                                             arith::FastMathFlags::contract);
     }
   }
 };

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Common/LinalgUtils.h"
 #include "KernelConfig.h"
 #include "TinyTensor/Codegen/Passes.h"
 
@@ -394,17 +395,8 @@ struct CPUTileAndFusePass
     rewriter.replaceOp(op, result->replacements);
     for (LoopLikeOpInterface loop : result->loops)
       loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
-    auto contract = arith::FastMathFlags::contract;
     for (Operation *tiled : result->tiledOps)
-      tiled->walk([&](arith::ArithFastMathInterface arith) {
-        auto flags = arith.getFastMathFlagsAttr();
-        arith->setAttr(arith.getFastMathAttrName(),
-                       arith::FastMathFlagsAttr::get(
-                           rewriter.getContext(),
-                           (flags ? flags.getValue()
-                                  : arith::FastMathFlags::none) |
-                               contract));
-      });
+      tt::addFastMathFlags(tiled, arith::FastMathFlags::contract);
     return success();
   }
 
