@@ -227,7 +227,8 @@ KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges,
   // mr x nr accumulators of one vector each, plus mr + nr operand rows: 4 x 4
   // with 32 registers (AVX-512), 4 x 2 with 16.
   int64_t mr = 4, nr = target.vectorBits >= 512 ? 4 : 2;
-  KernelConfig config{KernelKind::DotProducts, {}, {}};
+  KernelConfig config;
+  config.kind = KernelKind::DotProducts;
   config.parallelTiles = matmulBlocks(ranges, dims, nr);
   SmallVector<int64_t> reg(ranges.size(), 0);
   for (unsigned b : dims.batch)
@@ -252,7 +253,8 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   int64_t nr = 2 * lanes;
   int64_t kr = kMatmulUnrollK;
 
-  KernelConfig config{KernelKind::Matmul, {}, {}};
+  KernelConfig config;
+  config.kind = KernelKind::Matmul;
   config.parallelTiles = matmulBlocks(ranges, dims, nr);
   // Level 2: the reduction in cache blocks, then register tiles, then the
   // unrolled reduction step.
@@ -280,7 +282,8 @@ KernelConfig reductionConfig(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
     if (iterators[i] == utils::IteratorType::parallel && i != inner)
       parallelLoops.push_back(i);
 
-  KernelConfig config{KernelKind::Reduction, {}, {}};
+  KernelConfig config;
+  config.kind = KernelKind::Reduction;
   config.parallelTiles = splitOuterLoop(ranges, parallelLoops);
   SmallVector<int64_t> reg(numLoops, 1);
   if (iterators[inner] == utils::IteratorType::reduction) {
@@ -308,7 +311,8 @@ bool transposesInnermost(linalg::LinalgOp op) {
 KernelConfig elementwiseConfig(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
                                int64_t lanes) {
   unsigned numLoops = ranges.size();
-  KernelConfig config{KernelKind::Elementwise, {}, {}};
+  KernelConfig config;
+  config.kind = KernelKind::Elementwise;
   // Split outer loops across threads, never the innermost one of a
   // multi-dimensional op: its rows may come from fused row reductions.
   SmallVector<unsigned> outer;

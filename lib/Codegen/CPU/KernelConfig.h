@@ -55,7 +55,7 @@ enum class KernelKind {
 /// Tile sizes for each level of the strategy, one entry per loop of the op
 /// (0: the loop is not tiled at that level).
 struct KernelConfig {
-  KernelKind kind;
+  KernelKind kind = KernelKind::Elementwise;
   /// Level 1, `scf.forall`: blocks that threads run in parallel, sized for
   /// the caches. Empty when the op is too small to be worth splitting.
   SmallVector<int64_t> parallelTiles;

@@ -107,8 +107,9 @@ shouldFuse(tensor::ExtractSliceOp slice, OpResult producer,
                            s = getConstantIntValue(step);
     if (l && u && s && *u - *l <= *s)
       continue; // a single iteration
+    Value inductionVar = iv;
     bool moves = llvm::any_of(slice.getOffsets(), [&](Value offset) {
-      return dependsOn(offset, iv, loop);
+      return dependsOn(offset, inductionVar, loop);
     });
     if (!moves)
       return std::nullopt;
