@@ -31,8 +31,7 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createLinalgElementwiseOpFusionPass());
     // Transposes first: a cast may feed the contraction through one.
-    pm.addNestedPass<func::FuncOp>(
-        tt::createTTFoldTransposes());
+    pm.addNestedPass<func::FuncOp>(tt::createTTFoldTransposes());
     pm.addNestedPass<func::FuncOp>(tt::createTTFuseCastsIntoContractions());
   }
   pm.addPass(createCanonicalizerPass());

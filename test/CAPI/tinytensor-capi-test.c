@@ -35,12 +35,13 @@ int main(void) {
   // Twice: registration must be idempotent (Python contexts all ask).
   ttRegisterPasses();
 
-  const char *source =
-      "func.func @f(%x: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {\n"
-      "  %0 = tt.add %x, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>\n"
-      "  %1 = tt.tanh %0 : tensor<2x3xf32>\n"
-      "  return %1 : tensor<2x3xf32>\n"
-      "}\n";
+  const char *source = "func.func @f(%x: tensor<2x3xf32>, %b: tensor<3xf32>) "
+                       "-> tensor<2x3xf32> {\n"
+                       "  %0 = tt.add %x, %b : (tensor<2x3xf32>, "
+                       "tensor<3xf32>) -> tensor<2x3xf32>\n"
+                       "  %1 = tt.tanh %0 : tensor<2x3xf32>\n"
+                       "  return %1 : tensor<2x3xf32>\n"
+                       "}\n";
   MlirModule module =
       mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(source));
   if (mlirModuleIsNull(module)) {

@@ -74,7 +74,6 @@ SmallVector<unsigned> contractionOrder(linalg::GenericOp op,
   return {};
 }
 
-
 struct InterchangeContractionsPass
     : public tt::impl::TTInterchangeContractionsBase<
           InterchangeContractionsPass> {
@@ -100,7 +99,7 @@ struct InterchangeContractionsPass
           linalg::interchangeGenericOp(rewriter, generic, order);
       if (succeeded(interchanged) && reassociate)
         tt::addFastMathFlags(*interchanged, arith::FastMathFlags::reassoc |
-                                             arith::FastMathFlags::contract);
+                                                arith::FastMathFlags::contract);
     }
   }
 };

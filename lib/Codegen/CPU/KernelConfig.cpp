@@ -32,8 +32,8 @@ CPUTarget CPUTarget::get(unsigned vectorBits) {
 }
 
 int64_t CPUTarget::lanes(Type elementType) const {
-  unsigned bits = elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth()
-                                             : 64;
+  unsigned bits =
+      elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 64;
   return std::max<int64_t>(1, vectorBits / std::max(bits, 8u));
 }
 
@@ -126,8 +126,8 @@ SmallVector<int64_t> splitOuterLoop(ArrayRef<int64_t> ranges,
   int64_t total = 1;
   for (int64_t r : ranges)
     total *= r;
-  int64_t blocks = std::min(ceilDiv(total, kElementsPerBlock),
-                            kMaxParallelBlocks);
+  int64_t blocks =
+      std::min(ceilDiv(total, kElementsPerBlock), kMaxParallelBlocks);
   if (blocks <= 1)
     return {};
   for (unsigned loop : candidates) {
@@ -208,8 +208,8 @@ SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
   int64_t mBlocks = ceilDiv(m, mc) * batch;
   int64_t nc = std::min(roundUp(n, nr), kMatmulBlockN);
   if (mBlocks * ceilDiv(n, nc) < kMinParallelBlocks)
-    nc = std::max(nr, roundUp(ceilDiv(n, ceilDiv(kMinParallelBlocks, mBlocks)),
-                              nr));
+    nc = std::max(
+        nr, roundUp(ceilDiv(n, ceilDiv(kMinParallelBlocks, mBlocks)), nr));
   nc = dividingBlock(n, nc, nr, false);
   if (mBlocks * ceilDiv(n, nc) <= 1)
     return {};
@@ -221,9 +221,8 @@ SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
   return parallel;
 }
 
-KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges,
-                               const MatmulDims &dims, int64_t lanes,
-                               const CPUTarget &target) {
+KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
+                               int64_t lanes, const CPUTarget &target) {
   // mr x nr accumulators of one vector each, plus mr + nr operand rows: 4 x 4
   // with 32 registers (AVX-512), 4 x 2 with 16.
   int64_t mr = 4, nr = target.vectorBits >= 512 ? 4 : 2;
@@ -371,9 +370,8 @@ loopUpperBounds(linalg::LinalgOp op) {
   return bounds;
 }
 
-std::optional<KernelConfig> tt::getKernelConfig(linalg::LinalgOp op,
-                                                const CPUTarget &target,
-                                                bool pack) {
+std::optional<KernelConfig>
+tt::getKernelConfig(linalg::LinalgOp op, const CPUTarget &target, bool pack) {
   if (op.getNumLoops() == 0 || !op.hasPureTensorSemantics())
     return std::nullopt;
   std::optional<SmallVector<int64_t>> bounds = loopUpperBounds(op);

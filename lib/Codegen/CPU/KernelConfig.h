@@ -99,9 +99,8 @@ std::optional<MatmulDims> getMatmulDims(linalg::LinalgOp op);
 /// the generic lowering (dynamic shapes, rank 0, unsupported element types).
 /// Without `pack`, matmuls read B where it is (transposed ones as dot
 /// products).
-std::optional<KernelConfig> getKernelConfig(linalg::LinalgOp op,
-                                            const CPUTarget &target,
-                                            bool pack = true);
+std::optional<KernelConfig>
+getKernelConfig(linalg::LinalgOp op, const CPUTarget &target, bool pack = true);
 
 } // namespace tt
 } // namespace mlir

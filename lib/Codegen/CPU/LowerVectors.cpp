@@ -32,7 +32,8 @@ bool isDotLike(vector::ContractionOp op) {
     if (map.getNumResults() == 0)
       return false;
     auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
-    return dim && iterators[dim.getPosition()] == vector::IteratorType::reduction;
+    return dim &&
+           iterators[dim.getPosition()] == vector::IteratorType::reduction;
   };
   return innermostReduces(maps[0]) && innermostReduces(maps[1]);
 }

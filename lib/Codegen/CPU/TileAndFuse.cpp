@@ -138,7 +138,8 @@ SmallVector<int64_t> rootTiles(linalg::LinalgOp root, const KernelConfig &own,
     std::optional<MatmulDims> dims = getMatmulDims(producer);
     if (!dims)
       continue;
-    std::optional<KernelConfig> config = getKernelConfig(producer, target, pack);
+    std::optional<KernelConfig> config =
+        getKernelConfig(producer, target, pack);
     if (!config || config->parallelTiles.empty())
       continue;
     // The matmul's parallel loops are (batch..., m, n), in the order of the
@@ -211,7 +212,8 @@ struct CPUTileAndFusePass
     tiling.setTileSizes(asIndexAttrs(rewriter, tiles));
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);
-    llvm::SmallPtrSet<Operation *, 16> cluster = fusionCluster(root, adoptedMatmul);
+    llvm::SmallPtrSet<Operation *, 16> cluster =
+        fusionCluster(root, adoptedMatmul);
     if (fuse)
       options.setFusionControlFn(
           [&](tensor::ExtractSliceOp slice, OpResult producer, bool) {
@@ -325,8 +327,7 @@ struct CPUTileAndFusePass
       source = outer.getSource();
     auto sourceType = cast<RankedTensorType>(source.getType());
     if (rank < 2 || rank != sourceType.getRank() ||
-        (!transposed &&
-         sourceType.getShape().back() == type.getShape().back()))
+        (!transposed && sourceType.getShape().back() == type.getShape().back()))
       return nullptr;
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
@@ -387,9 +388,8 @@ struct CPUTileAndFusePass
     tiling.setReductionTilingStrategy(
         ReductionTilingStrategy::PartialReductionOuterReduction);
     tiling.setReductionDims({k});
-    FailureOr<scf::SCFTilingResult> result =
-        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
-                          tiling);
+    FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), tiling);
     if (failed(result))
       return op.emitError("tt-cpu-tile-and-fuse: could not split the "
                           "reduction into lanes");

@@ -47,8 +47,8 @@ struct CPUVectorMathPass
     // The x86 vector function ABI: 'e' for AVX-512 (8 doubles), 'd' for
     // AVX2 (4 doubles).
     int64_t lanes = bits / 64;
-    std::string prefix = (bits >= 512 ? "_ZGVeN" : "_ZGVdN") +
-                         std::to_string(lanes) + "v_";
+    std::string prefix =
+        (bits >= 512 ? "_ZGVeN" : "_ZGVdN") + std::to_string(lanes) + "v_";
 
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -88,11 +88,11 @@ struct CPUVectorMathPass
         Value chunk = vector::ExtractStridedSliceOp::create(
             b, loc, input, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{lanes},
             ArrayRef<int64_t>{1});
-        Value value =
-            func::CallOp::create(b, loc, callee, ValueRange{chunk}).getResult(0);
-        result = vector::InsertStridedSliceOp::create(
-            b, loc, value, result, ArrayRef<int64_t>{offset},
-            ArrayRef<int64_t>{1});
+        Value value = func::CallOp::create(b, loc, callee, ValueRange{chunk})
+                          .getResult(0);
+        result = vector::InsertStridedSliceOp::create(b, loc, value, result,
+                                                      ArrayRef<int64_t>{offset},
+                                                      ArrayRef<int64_t>{1});
       }
       op->getResult(0).replaceAllUsesWith(result);
       op->erase();

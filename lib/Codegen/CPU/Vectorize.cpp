@@ -1,4 +1,5 @@
-//===- Vectorize.cpp - Vectorise tiled linalg ops --------------------------===//
+//===- Vectorize.cpp - Vectorise tiled linalg ops
+//--------------------------===//
 
 #include "KernelConfig.h"
 #include "TinyTensor/Codegen/Passes.h"

@@ -34,8 +34,7 @@ bool isCandidate(linalg::LinalgOp op) {
 }
 
 struct FoldTransposesPass
-    : public tt::impl::TTFoldTransposesBase<
-          FoldTransposesPass> {
+    : public tt::impl::TTFoldTransposesBase<FoldTransposesPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> candidates;

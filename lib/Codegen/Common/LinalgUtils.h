@@ -25,11 +25,11 @@ inline FailureOr<linalg::GenericOp> asGenericOp(RewriterBase &rewriter,
 inline void addFastMathFlags(Operation *op, arith::FastMathFlags flags) {
   op->walk([&](arith::ArithFastMathInterface arith) {
     arith::FastMathFlagsAttr old = arith.getFastMathFlagsAttr();
-    arith->setAttr(arith.getFastMathAttrName(),
-                   arith::FastMathFlagsAttr::get(
-                       op->getContext(),
-                       (old ? old.getValue() : arith::FastMathFlags::none) |
-                           flags));
+    arith->setAttr(
+        arith.getFastMathAttrName(),
+        arith::FastMathFlagsAttr::get(
+            op->getContext(),
+            (old ? old.getValue() : arith::FastMathFlags::none) | flags));
   });
 }
 
