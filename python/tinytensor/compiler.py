@@ -24,8 +24,14 @@ class CompilationError(RuntimeError):
 
 def run_pipeline(module: ir.Module, pipeline: str) -> None:
     """Runs `pipeline` (a pass pipeline string) on `module` in place."""
-    pm = passmanager.PassManager.parse(f"builtin.module({pipeline})",
-                                       context=module.context)
+    try:
+        pm = passmanager.PassManager.parse(f"builtin.module({pipeline})",
+                                           context=module.context)
+    except ValueError as e:
+        hint = (f" (TT_PIPELINE_OPTIONS={_EXTRA_OPTIONS!r} is added to "
+                "tt-lower-to-llvm; see docs/architecture.md for its options)"
+                if _EXTRA_OPTIONS else "")
+        raise ValueError(f"invalid pipeline '{pipeline}'{hint}: {e}") from None
     try:
         pm.run(module.operation)
     except ir.MLIRError as e:

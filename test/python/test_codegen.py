@@ -193,3 +193,40 @@ def test_compile_timings():
     assert list(compiled.timings) == ["trace", "tt-optimize",
                                       "tt-lower-to-llvm", "llvm"]
     assert all(t >= 0 for t in compiled.timings.values())
+
+
+@pytest.mark.parametrize("options", ["pack=false threads=1",
+                                     "vectorize=false vector-math=false",
+                                     "tile=false fusion=false"])
+def test_pipeline_options_from_python(options):
+    # Every stage has an off switch; TT_PIPELINE_OPTIONS applies them to all
+    # compilations of a process, and the results stay NumPy's.
+    script = textwrap.dedent("""
+        import math, numpy as np
+        from tinytensor import jit
+        rng = np.random.default_rng(5)
+        x = rng.standard_normal((37, 53))
+        w = rng.standard_normal((29, 53)).astype(np.float32)
+        def f(a, b):
+            y = np.tanh(a @ b.T)
+            e = np.exp(y - np.max(y, axis=-1, keepdims=True))
+            return e / np.sum(e, axis=-1, keepdims=True)
+        got, expected = jit(f)(x, w), f(x, w)
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+        print("ok")
+    """)
+    env = dict(os.environ, TT_PIPELINE_OPTIONS=options)
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "ok"
+
+
+def test_bad_pipeline_option_names_the_variable():
+    env = dict(os.environ, TT_PIPELINE_OPTIONS="packk=false")
+    script = ("import numpy as np\nfrom tinytensor import jit\n"
+              "jit(lambda a: a + 1)(np.ones(3))\n")
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert "TT_PIPELINE_OPTIONS='packk=false'" in run.stderr
