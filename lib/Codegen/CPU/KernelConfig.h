@@ -39,14 +39,14 @@ enum class KernelKind {
   /// blocked outer products.
   Matmul,
   /// A contraction with B transposed, `C[b.., m, n] += A[b.., m, k] *
-  /// B[b.., n, k]` (`x @ w.T`, attention scores): the reduction runs along
-  /// contiguous rows of both operands, so each lane of a vector accumulates
-  /// its own partial sum over k (mr x nr vector accumulators) and the lanes
-  /// are added once at the end.
+  /// B[b.., n, k]` (`x @ w.T`) with few rows, or any when packing is off:
+  /// the reduction runs along contiguous rows of both operands, so each lane
+  /// of a vector accumulates its own partial sum over k (mr x nr vector
+  /// accumulators) and the lanes are added once at the end. With more rows
+  /// a transposed B is packed back to [k, n] and handled as a Matmul.
   DotProducts,
-  /// Any other op with reduction loops (row sums, matvec, transposed-operand
-  /// contractions): split across threads by its parallel loops, vectorised
-  /// along the contiguous loop.
+  /// Any other op with reduction loops (row sums, matvec): split across
+  /// threads by its parallel loops, vectorised along the contiguous loop.
   Reduction,
   /// All loops parallel (elementwise ops, fills, broadcasts, transposes).
   Elementwise,

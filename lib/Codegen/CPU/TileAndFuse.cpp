@@ -233,8 +233,8 @@ struct CPUTileAndFusePass
         rewriter.replaceAllUsesWith(res, replacement);
     erased.insert(root);
     rewriter.eraseOp(root);
-    // Fused producers have no users left outside the loop (see shouldFuse)
-    // but the slices fusion read them through, which are dead now.
+    // Fused producers (all of whose users were in the fusion set) are left
+    // with only the slices fusion read them through, which are dead now.
     for (Operation *producer : result->fusedProducers) {
       for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
         if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
