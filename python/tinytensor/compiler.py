@@ -2,50 +2,93 @@
 
 The pipelines are built in C++ (lib/Pipelines) and registered with MLIR's
 pass registry, so this runs exactly what `tiny-opt --tt-optimize` and
-`tiny-opt --tt-lower-to-llvm` run.
+`tiny-opt --tt-lower-to-llvm` run. Pipelines run without the GIL and report
+the time of every pass. When one fails, its input is written to a file and
+the error shows the `tiny-opt` command that reproduces the failure.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
+from typing import Dict, List, Optional, Tuple
 
-from ._mlir import ir, passmanager
+from ._mlir import ir, tt
 
 # Extra tt-lower-to-llvm options for every compilation in this process, e.g.
 # TT_PIPELINE_OPTIONS="pack=false threads=1" to compare code generation
 # stages (see docs/architecture.md for the options).
 _EXTRA_OPTIONS = os.environ.get("TT_PIPELINE_OPTIONS", "").strip()
 
+#: Where reproducers of compiler failures are written (TT_REPRODUCER_DIR,
+#: default: the system's temporary directory).
+REPRODUCER_DIR = os.environ.get("TT_REPRODUCER_DIR") or tempfile.gettempdir()
+
 
 class CompilationError(RuntimeError):
     """The compiler rejected or failed on a traced program (a bug in
-    TinyTensor when the program traced fine)."""
+    TinyTensor when the program traced fine). `reproducer` is the path of
+    the failing pipeline's input, when one was written."""
+
+    def __init__(self, message: str, reproducer: Optional[str] = None):
+        super().__init__(message)
+        self.reproducer = reproducer
 
 
-def run_pipeline(module: ir.Module, pipeline: str) -> None:
-    """Runs `pipeline` (a pass pipeline string) on `module` in place."""
+def clone(module: ir.Module) -> ir.Module:
+    """An independent copy of `module` (in the same context)."""
+    return tt.clone_module(module)
+
+
+def _write_reproducer(text: str) -> Optional[str]:
     try:
-        pm = passmanager.PassManager.parse(f"builtin.module({pipeline})",
-                                           context=module.context)
+        os.makedirs(REPRODUCER_DIR, exist_ok=True)
+        fd, path = tempfile.mkstemp(prefix="tinytensor-repro-",
+                                    suffix=".mlir", dir=REPRODUCER_DIR)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        return path
+    except OSError:
+        return None
+
+
+def run_pipeline(module: ir.Module, pipeline: str,
+                 timings: Optional[Dict[str, float]] = None) -> None:
+    """Runs `pipeline` (a pass pipeline string) on `module` in place; adds
+    the seconds of each pass to `timings` (keyed `pass:<argument>`)."""
+    anchored = f"builtin.module({pipeline})"
+    before = clone(module)  # printed only if the pipeline fails
+    try:
+        times: List[Tuple[str, float]] = tt.run_pipeline(module, pipeline)
     except ValueError as e:
         hint = (f" (TT_PIPELINE_OPTIONS={_EXTRA_OPTIONS!r} is added to "
                 "tt-lower-to-llvm; see docs/architecture.md for its options)"
                 if _EXTRA_OPTIONS else "")
-        raise ValueError(f"invalid pipeline '{pipeline}'{hint}: {e}") from None
-    try:
-        pm.run(module.operation)
-    except ir.MLIRError as e:
-        raise CompilationError(f"pipeline '{pipeline}' failed: {e}") from None
+        raise ValueError(f"invalid pipeline '{pipeline}'{hint}: "
+                         f"{str(e).strip()}") from None
+    except RuntimeError as e:
+        path = _write_reproducer(
+            before.operation.get_asm(enable_debug_info=True))
+        where = (f"\nreproduce with: tiny-opt {path} "
+                 f"--pass-pipeline='{anchored}'"
+                 if path else "")
+        raise CompilationError(
+            f"pipeline '{pipeline}' failed:\n{str(e).rstrip()}{where}",
+            path) from None
+    if timings is not None:
+        for name, seconds in times:
+            key = f"pass:{name}"
+            timings[key] = timings.get(key, 0.0) + seconds
 
 
-def optimize(module: ir.Module) -> None:
+def optimize(module: ir.Module, timings=None) -> None:
     """tt -> optimised linalg on tensors."""
-    run_pipeline(module, "tt-optimize")
+    run_pipeline(module, "tt-optimize", timings)
 
 
-def lower_optimized_to_llvm(module: ir.Module) -> None:
+def lower_optimized_to_llvm(module: ir.Module, timings=None) -> None:
     """Optimised linalg -> LLVM dialect with caller-allocated outputs."""
     options = "optimize=false out-params=true"
     if _EXTRA_OPTIONS:
         options += " " + _EXTRA_OPTIONS
-    run_pipeline(module, f"tt-lower-to-llvm{{{options}}}")
+    run_pipeline(module, f"tt-lower-to-llvm{{{options}}}", timings)

@@ -17,18 +17,21 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 import time
 import types
+import warnings
+from collections import OrderedDict
 from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from . import compiler
+from . import compiler, pytree
 from ._mlir import func, ir, new_context
-from .builder import dtype_of, tensor_type, user_location
+from .builder import dtype_of, user_location
 from .runtime import Executable
-from .tracing import Tracer, TraceContext, as_tracer
-from .types import TensorType
+from .tracing import Tracer, TraceContext, as_tracer, current_trace
+from .types import ARGUMENT_DTYPES, TensorType
 
 _ENTRY = "main"
 
@@ -126,19 +129,54 @@ def _with_scope(fn, mapping: Dict[int, Tracer]):
     return copy
 
 
+# -- arguments -------------------------------------------------------------------
+
+def _argument_array(value, label):
+    """Classifies a pytree leaf of the arguments: an array (checked), or
+    None for a static value."""
+    if isinstance(value, np.ndarray):
+        TensorType.of(value, label)  # raises for unsupported dtypes, empty
+        return value
+    if isinstance(value, Tracer):
+        raise TypeError(f"{label} is a traced value outside of a trace")
+    return None
+
+
+class _Arguments:
+    """One call's arguments, flattened: the array leaves, the structure and
+    static values of each parameter, and the specialisation key."""
+
+    __slots__ = ("labels", "arrays", "defs", "key")
+
+    def __init__(self, labels, arrays, defs, key):
+        self.labels = labels
+        self.arrays = arrays
+        self.defs = defs
+        self.key = key
+
+
+def _array_key(arrays) -> tuple:
+    return tuple((a.shape, a.dtype) for a in arrays)
+
+
 # -- compiled functions ----------------------------------------------------------
 
 class Compiled:
     """One specialisation of a jitted function.
 
-    Attributes: `module` (the traced tt module, as text), `optimized` (after
+    Attributes: `module` (the traced tt module), `optimized` (after
     canonicalisation, CSE, conversion to linalg and fusion), `lowered` (the
-    LLVM dialect module that runs), `input_types`, `output_types`.
+    LLVM dialect module that runs): independent `mlir.ir.Module`s, `str()`
+    gives their text. `input_types` and `output_types` are the array leaves'
+    types; `timings` the seconds spent in each stage.
     """
 
-    def __init__(self, fn, pack, arg_types: Sequence[TensorType],
-                 scope: Sequence[np.ndarray], name: str = _ENTRY):
-        self._pack = pack
+    def __init__(self, fn, build, arg_types: Sequence[TensorType],
+                 scope: Sequence[np.ndarray], name: str = _ENTRY,
+                 owner=None, key=None):
+        self._build = build
+        self._owner = owner
+        self._key = key
         self.name = name
         self.input_types = list(arg_types)
         context = new_context()
@@ -151,21 +189,22 @@ class Compiled:
             module = ir.Module.create()
             start = clock()
             self._trace(fn, module, context, scope)
-            self.module = str(module)
+            self.module = compiler.clone(module)
             self.timings["trace"] = clock() - start
             start = clock()
-            compiler.optimize(module)
+            compiler.optimize(module, self.timings)
             self._unique_results(module)
-            self.optimized = str(module)
+            self.optimized = compiler.clone(module)
             self.timings["tt-optimize"] = clock() - start
             start = clock()
-            compiler.lower_optimized_to_llvm(module)
-            self.lowered = str(module)
+            compiler.lower_optimized_to_llvm(module, self.timings)
+            self.lowered = module
             self.timings["tt-lower-to-llvm"] = clock() - start
             start = clock()
             self._executable = Executable(
                 module, self.name,
-                self.input_types + [TensorType.of(a, "captured array")
+                [TensorType(t.shape, np.int32) if t.dtype == np.bool_ else t
+                 for t in self.input_types] + [TensorType.of(a, "captured array")
                                     if a.dtype != np.bool_ else
                                     TensorType(a.shape, np.int32)
                                     for a in self._captured],
@@ -185,30 +224,35 @@ class Compiled:
                           for i, a in zip(self._scope_slots, self._captured)]
 
     def _trace(self, fn, module, context, scope):
+        from .builder import tensor_type
         with ir.InsertionPoint(module.body):
             ftype = ir.FunctionType.get(
-                [tensor_type(t.shape, t.dtype) for t in self.input_types], [])
+                [tensor_type(t.shape, np.int32 if t.dtype == np.bool_ else
+                             t.dtype) for t in self.input_types], [])
             fop = func.FuncOp(self.name, ftype)
             block = fop.add_entry_block()
         trace = TraceContext(context, block)
-        previous, TraceContext.current = TraceContext.current, trace
         try:
-            with ir.InsertionPoint(block):
-                args = [Tracer(a) for a in block.arguments]
+            with trace, ir.InsertionPoint(block):
+                args = []
+                for a, t in zip(block.arguments, self.input_types):
+                    if t.dtype == np.bool_:  # booleans travel as int32
+                        args.append(Tracer(a) != 0)
+                    else:
+                        args.append(Tracer(a))
                 mapping = {id(a): trace.capture(a) for a in scope}
-                pargs, pkwargs = self._pack(args)
+                pargs, pkwargs = self._build(args)
                 out = _with_scope(fn, mapping)(*pargs, **pkwargs)
-                results, self._structure = self._flatten(out)
+                leaves, self._out_def = pytree.flatten(
+                    out, "the result", _result_leaf, number_lists=False)
                 values, self._bool_results = [], []
-                for r in results:
-                    t = as_tracer(r)
+                for _, t in leaves:
                     # Booleans leave as int32 (NumPy bool is one byte).
                     values.append(t.astype(np.int32).value
                                   if t.dtype == np.bool_ else t.value)
                     self._bool_results.append(t.dtype == np.bool_)
                 func.ReturnOp(values, loc=user_location())
         finally:
-            TraceContext.current = previous
             trace.builder.diagnostics.detach()
         self._captured = list(trace.captured)
         fop.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
@@ -254,24 +298,21 @@ class Compiled:
             ftype.inputs, [v.type for v in unique]))
         self._result_slots = slots
 
-    @staticmethod
-    def _flatten(out):
-        if isinstance(out, (tuple, list)):
-            return list(out), type(out)
-        return [out], None
-
-    def __call__(self, *args):
-        """Runs this specialisation; the arguments must have its input
-        types (anything else would read out of bounds)."""
-        if len(args) != len(self.input_types):
-            raise TypeError(f"expected {len(self.input_types)} arguments, "
-                            f"got {len(args)}")
-        for i, (a, t) in enumerate(zip(args, self.input_types)):
-            if TensorType.of(a, f"argument {i}") != t:
-                raise TypeError(f"argument {i} has type "
-                                f"{TensorType.of(a)}, this specialisation "
-                                f"takes {t}")
-        return self._run(args, _scope_arrays(self._fn))
+    def __call__(self, *args, **kwargs):
+        """Runs this specialisation; the arguments must have the structure,
+        static values and array types it was compiled for."""
+        call = self._owner._arguments(args, kwargs)
+        scope = _scope_arrays(self._fn)
+        if call.key != self._key[:len(call.key)]:
+            for label, a, t in zip(call.labels, call.arrays,
+                                   self.input_types):
+                if (a.shape, a.dtype) != (t.shape, t.dtype):
+                    raise TypeError(f"{label} has type {TensorType.of(a)}, "
+                                    f"this specialisation takes {t}")
+            raise TypeError("the arguments' structure or static values "
+                            "differ from this specialisation's; call the "
+                            "jit function to get a new specialisation")
+        return self._run(call.arrays, scope)
 
     def _run(self, args, scope):
         """Runs with the captured arrays as found in `scope` now (of the
@@ -296,90 +337,262 @@ class Compiled:
         results = [r.astype(np.bool_) if b else r
                    for r, b in zip(results, self._bool_results)]
         results = [r[()] if r.ndim == 0 else r for r in results]
-        if self._structure is None:
-            return results[0]
-        return self._structure(results)
+        return self._out_def.build(results)
 
 
-class jit:
-    """Decorator: compile a NumPy function on first call per argument types.
+def _result_leaf(value, label):
+    """Classifies a pytree leaf of the results: traced values, arrays and
+    NumPy scalars are results of the compiled function; anything else
+    (None, a string, a Python number) is returned as it is."""
+    if isinstance(value, (Tracer, np.ndarray, np.generic)):
+        return as_tracer(value)
+    return None
 
-    Calling a jitted function while another one is being traced inlines it.
+
+class RecompilationWarning(UserWarning):
+    """A jitted function keeps being specialised for new arguments."""
+
+
+#: Specialisations after which `jit` warns that an argument keeps changing
+#: (as torch.compile's recompile limit does).
+RECOMPILE_WARNING_LIMIT = 8
+
+#: Default number of specialisations a jitted function keeps (least recently
+#: used ones beyond it are dropped, with their compiled code).
+DEFAULT_CACHE_SIZE = 64
+
+
+class JitFunction:
+    """A NumPy function compiled on its first call per argument types.
+
+    Arrays (and lists of numbers) anywhere in the arguments, also inside
+    dicts, lists, tuples, NamedTuples and dataclasses, are arguments of the
+    compiled code; every other value is static: part of the specialisation
+    and substituted as it is while tracing. Calling a jitted function while
+    another one is being traced inlines it.
     """
 
-    def __init__(self, fn, *, name: str = _ENTRY):
+    def __init__(self, fn, *, static_argnums=(), static_argnames=(),
+                 name: str = _ENTRY, cache_size: int = DEFAULT_CACHE_SIZE):
         if not callable(fn):
             raise TypeError(f"jit expects a function, got {type(fn).__name__}")
+        if not isinstance(cache_size, int) or cache_size < 1:
+            raise ValueError(f"cache_size must be a positive integer, got "
+                             f"{cache_size!r}")
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.name = name
+        self.cache_size = cache_size
         self._signature = inspect.signature(fn)
-        self._cache: Dict[tuple, Compiled] = {}
+        params = list(self._signature.parameters.values())
+        if isinstance(static_argnums, int):
+            static_argnums = (static_argnums,)
+        if isinstance(static_argnames, str):
+            static_argnames = (static_argnames,)
+        self._static_names = set(static_argnames)
+        for n in self._static_names:
+            if n not in self._signature.parameters:
+                raise ValueError(f"static_argnames: {fn.__name__}() has no "
+                                 f"parameter {n!r}")
+        self._static_positions = set()
+        positional = [p for p in params if p.kind in (
+            p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        varargs = any(p.kind == p.VAR_POSITIONAL for p in params)
+        for i in static_argnums:
+            i = int(i)
+            if i < 0:
+                i += len(positional)
+            if i < 0 or (i >= len(positional) and not varargs):
+                raise ValueError(f"static_argnums: {fn.__name__}() has no "
+                                 f"positional parameter {i}")
+            if i < len(positional):
+                self._static_names.add(positional[i].name)
+            else:
+                self._static_positions.add(i - len(positional))
+        # The fast path: positional array arguments, one per parameter.
+        self._simple = (not self._static_names and not self._static_positions
+                        and all(p.kind == p.POSITIONAL_OR_KEYWORD and
+                                p.default is p.empty for p in params))
+        self._nparams = len(params)
+        self._cache: "OrderedDict[tuple, Compiled]" = OrderedDict()
+        self._lock = threading.Lock()
+        self._history: List[tuple] = []
+        self._warned = False
 
-    def _arguments(self, args, kwargs) -> Tuple[list, List[TensorType]]:
+    # -- arguments -----------------------------------------------------------
+    def _arguments(self, args, kwargs) -> _Arguments:
+        fname = self.fn.__name__
+        if self._simple and not kwargs and len(args) == self._nparams and \
+                all(type(a) is np.ndarray for a in args):
+            labels = None
+            defs = ()
+            arrays = list(args)
+            for a in arrays:
+                if a.dtype not in _ARGUMENT_DTYPES or 0 in a.shape:
+                    labels = self._labels_simple()
+                    for label, x in zip(labels, arrays):
+                        _argument_array(x, label)
+            return _Arguments(labels, arrays, defs, (defs, _array_key(arrays)))
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
-            raise TypeError(f"{self.fn.__name__}(): {e}") from None
+            raise TypeError(f"{fname}(): {e}") from None
         bound.apply_defaults()
-        values, types_ = [], []
+        labels, arrays, defs = [], [], []
         for name, value in bound.arguments.items():
             param = self._signature.parameters[name]
             if param.kind == param.VAR_POSITIONAL:
-                items = [(f"{name}[{i}]", v) for i, v in enumerate(value)]
+                items = [(f"{name}[{i}]", v, i in self._static_positions, i)
+                         for i, v in enumerate(value)]
             elif param.kind == param.VAR_KEYWORD:
-                items = [(f"{name}[{k!r}]", v) for k, v in value.items()]
+                items = [(f"{name}[{k!r}]", v, False, k)
+                         for k, v in value.items()]
             else:
-                items = [(name, value)]
-            for label, v in items:
-                types_.append(TensorType.of(
-                    v, f"argument '{label}' of {self.fn.__name__}()"))
-                values.append(v)
-        return values, types_
+                items = [(name, value, name in self._static_names, None)]
+            for label, v, static, where in items:
+                what = f"argument '{label}' of {fname}()"
+                if static:
+                    try:
+                        hash(v)
+                    except TypeError:
+                        raise TypeError(
+                            f"{what} is static (static_argnums/"
+                            f"static_argnames) but its "
+                            f"{type(v).__name__} value is not hashable"
+                        ) from None
+                    defs.append((name, where, pytree.TreeDef(
+                        ("static", (type(v), v), v))))
+                    continue
+                leaves, tree = pytree.flatten(v, what, _argument_array)
+                for l, a in leaves:
+                    labels.append(l)
+                    arrays.append(a)
+                defs.append((name, where, tree))
+        if self._simple and all(t.node is pytree.ARRAY for _, _, t in defs):
+            defs = []  # the fast path's key for the same call
+        defs = tuple(defs)
+        return _Arguments(labels, arrays, defs, (defs, _array_key(arrays)))
 
-    def _key(self, types_, scope):
-        return (tuple(types_),
-                tuple((a.shape, a.dtype.str) for a in scope))
+    def _labels_simple(self):
+        return [f"argument '{p}' of {self.fn.__name__}()"
+                for p in self._signature.parameters]
 
+    def _builder(self, call: _Arguments):
+        """Rebuilds the user's arguments from traced array leaves."""
+        if not call.defs:
+            return lambda leaves: (list(leaves), {})
+        defs = call.defs
+        params = self._signature.parameters
+
+        def build(leaves):
+            it = iter(leaves)
+            args, kwargs = [], {}
+            for name, where, tree in defs:
+                value = tree.build([next(it) for _ in
+                                    range(_count_arrays(tree.node))])
+                kind = params[name].kind
+                if kind == inspect.Parameter.VAR_KEYWORD:
+                    kwargs[where] = value
+                elif kind == inspect.Parameter.KEYWORD_ONLY:
+                    kwargs[name] = value
+                else:  # positional, or an item of *args
+                    args.append(value)
+            return args, kwargs
+        return build
+
+    # -- the cache -------------------------------------------------------------
     def compile(self, *args, **kwargs) -> Compiled:
         """The compiled specialisation for these arguments."""
-        _, types_ = self._arguments(args, kwargs)
-        return self._lookup(types_, _scope_arrays(self.fn))
+        call = self._arguments(args, kwargs)
+        return self._lookup(call, _scope_arrays(self.fn))
 
-    def _lookup(self, types_, scope) -> Compiled:
-        key = self._key(types_, scope)
+    def _lookup(self, call: _Arguments, scope) -> Compiled:
+        key = call.key + (tuple((a.shape, a.dtype) for a in scope),)
         compiled = self._cache.get(key)
-        if compiled is None:
-            compiled = Compiled(self.fn, self._pack, types_, scope, self.name)
+        if compiled is not None:
+            return compiled
+        with self._lock:  # one thread compiles; the others wait for it
+            compiled = self._cache.get(key)
+            if compiled is not None:
+                return compiled
+            if call.labels is None:
+                call.labels = self._labels_simple()
+            types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
+            compiled = Compiled(self.fn, self._builder(call), types_, scope,
+                                self.name, owner=self, key=key)
             self._cache[key] = compiled
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+            self._note_specialisation(call, scope)
         return compiled
 
-    def _pack(self, values):
-        """Re-packs flat argument values into the user's signature."""
-        values = list(values)
-        params = list(self._signature.parameters.values())
-        args, kwargs = [], {}
-        for i, p in enumerate(params):
-            if p.kind == p.VAR_KEYWORD:
-                raise TypeError(f"{self.fn.__name__}(): jit does not support "
-                                f"**kwargs parameters")
-            if p.kind == p.VAR_POSITIONAL:
-                rest = sum(1 for q in params[i + 1:])
-                count = len(values) - rest
-                args.extend(values[:count])
-                values = values[count:]
-            elif p.kind == p.KEYWORD_ONLY:
-                kwargs[p.name] = values.pop(0)
-            else:
-                args.append(values.pop(0))
-        return args, kwargs
+    def _note_specialisation(self, call: _Arguments, scope) -> None:
+        """Warns once when the function has been specialised more than
+        RECOMPILE_WARNING_LIMIT times, naming what keeps changing."""
+        entry = {}
+        for name, where, tree in call.defs:
+            label = name if where is None else f"{name}[{where!r}]"
+            entry[f"argument '{label}'"] = tree.key
+        for label, a in zip(call.labels, call.arrays):
+            entry[label] = (a.shape, a.dtype)
+        entry["captured arrays"] = tuple((a.shape, a.dtype) for a in scope)
+        self._history.append(entry)
+        if self._warned or len(self._history) <= RECOMPILE_WARNING_LIMIT:
+            return
+        self._warned = True
+        names = sorted({k for e in self._history for k in e})
+        changing = [n for n in names
+                    if len({repr(e.get(n)) for e in self._history}) > 1]
+        warnings.warn(
+            f"jit({self.fn.__name__}) has been specialised "
+            f"{len(self._history)} times; what keeps changing: "
+            f"{', '.join(changing) or 'unknown'}. Each new shape, dtype or "
+            f"static value (non-array argument) compiles again: pass "
+            f"changing numbers as arrays.", RecompilationWarning,
+            stacklevel=4)
 
     def __call__(self, *args, **kwargs):
-        if TraceContext.current is not None:
+        if current_trace() is not None:
             return self.fn(*args, **kwargs)  # inline into the outer trace
-        values, types_ = self._arguments(args, kwargs)
+        call = self._arguments(args, kwargs)
         scope = _scope_arrays(self.fn)
-        return self._lookup(types_, scope)._run(values, scope)
+        key = call.key + (tuple((a.shape, a.dtype) for a in scope),)
+        compiled = self._cache.get(key)
+        if compiled is None:
+            compiled = self._lookup(call, scope)
+        else:
+            self._cache.move_to_end(key)
+        return compiled._run(call.arrays, scope)
 
     def __repr__(self):
         return f"<tinytensor.jit {self.fn.__qualname__}>"
+
+
+def _count_arrays(node) -> int:
+    if node is pytree.ARRAY:
+        return 1
+    if node[0] == "static":
+        return 0
+    return sum(_count_arrays(c) for c in node[3])
+
+
+_ARGUMENT_DTYPES = frozenset(np.dtype(d) for d in ARGUMENT_DTYPES)
+
+
+def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
+        cache_size=DEFAULT_CACHE_SIZE):
+    """Compiles a NumPy function on first call per argument types:
+    `jit(f)`, `@jit`, or `@jit(static_argnames=("n_head",))`.
+
+    Non-array hashable values (ints, floats, strings, None, tuples of them)
+    are static wherever they appear; `static_argnums` / `static_argnames`
+    make whole arguments static (as in JAX). `cache_size` bounds the
+    specialisations kept (least recently used ones are dropped).
+    """
+    def wrap(f):
+        return JitFunction(f, static_argnums=static_argnums,
+                           static_argnames=static_argnames, name=name,
+                           cache_size=cache_size)
+    if fn is None:
+        return wrap
+    return wrap(fn)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import threading
 from typing import Callable, Dict, List, Optional, Sequence
 
 import numpy as np
@@ -25,11 +26,18 @@ class TracingError(TypeError):
     flow, conversion of a traced value to a Python or NumPy value)."""
 
 
+_local = threading.local()
+
+
+def current_trace() -> Optional["TraceContext"]:
+    """The trace this thread is running, or None."""
+    return getattr(_local, "trace", None)
+
+
 class TraceContext:
     """The state of one trace: the IR builder, the function's block and the
-    NumPy arrays that became extra (trailing) arguments."""
-
-    current: Optional["TraceContext"] = None
+    NumPy arrays that became extra (trailing) arguments. Each thread has
+    its own current trace (`current_trace()`), entered with `with`."""
 
     def __init__(self, context: ir.Context, block: ir.Block):
         self.context = context
@@ -37,6 +45,14 @@ class TraceContext:
         self.builder = IRBuilder(context)
         self.captured: List[np.ndarray] = []
         self._captured_ids: Dict[int, "Tracer"] = {}
+
+    def __enter__(self) -> "TraceContext":
+        self._previous = current_trace()
+        _local.trace = self
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _local.trace = self._previous
 
     def capture(self, array: np.ndarray) -> "Tracer":
         """The traced value of a concrete NumPy array: a trailing argument,
@@ -69,9 +85,10 @@ class TraceContext:
 
 
 def _ctx() -> TraceContext:
-    if TraceContext.current is None:
+    trace = current_trace()
+    if trace is None:
         raise TracingError("a traced value was used outside of its trace")
-    return TraceContext.current
+    return trace
 
 
 def _is_scalar(x) -> bool:
@@ -181,6 +198,8 @@ class Tracer:
         b = _ctx().builder
         if kind == "compare":
             dtype = common_dtype(lhs, rhs)
+            if dtype == np.bool_:  # tt.cmp compares numbers
+                dtype = np.dtype(np.int32)
             l, r = as_tracer(lhs, dtype), as_tracer(rhs, dtype)
             return Tracer(b.compare(name, l.value, r.value))
         dtype = result_dtype(ufunc, lhs, rhs)

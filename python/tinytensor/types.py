@@ -15,8 +15,8 @@ import numpy as np
 SUPPORTED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64),
                     np.dtype(np.int32), np.dtype(np.bool_))
 
-#: dtypes accepted for function arguments (bool results are internal).
-ARGUMENT_DTYPES = SUPPORTED_DTYPES[:3]
+#: dtypes accepted for function arguments.
+ARGUMENT_DTYPES = SUPPORTED_DTYPES
 
 _MLIR_NAMES = {
     np.dtype(np.float32): "f32",
@@ -65,7 +65,7 @@ class TensorType:
         if value.dtype not in ARGUMENT_DTYPES:
             raise TypeError(
                 f"{what} has dtype {value.dtype}, which TinyTensor does not "
-                f"support (supported: float32, float64, int32)")
+                f"support (supported: float32, float64, int32, bool)")
         if any(d == 0 for d in value.shape):
             raise ValueError(f"{what} has an empty dimension {value.shape}")
         return TensorType(value.shape, value.dtype)

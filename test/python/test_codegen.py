@@ -190,8 +190,8 @@ def test_compile_timings():
     # Each stage of the first compilation is timed (docs/performance.md
     # reports them for GPT-2).
     compiled = jit(lambda a: np.tanh(a) @ a.T).compile(randn(8, 8))
-    assert list(compiled.timings) == ["trace", "tt-optimize",
-                                      "tt-lower-to-llvm", "llvm"]
+    stages = [k for k in compiled.timings if not k.startswith("pass:")]
+    assert stages == ["trace", "tt-optimize", "tt-lower-to-llvm", "llvm"]
     assert all(t >= 0 for t in compiled.timings.values())
 
 

@@ -107,13 +107,18 @@ def test_scale_bias_compile_attributes():
     x, b = randn(3, 7), randn(7)
     compiled = scale_bias.compile(x, b)
     assert isinstance(compiled, Compiled)
-    for text in (compiled.module, compiled.optimized, compiled.lowered):
-        assert isinstance(text, str)
-    assert "tt.mul" in compiled.module and "tt.add" in compiled.module
-    assert "linalg." in compiled.optimized
-    assert "tt." not in compiled.optimized
-    assert "llvm.func" in compiled.lowered
-    assert "linalg." not in compiled.lowered
+    from mlir import ir
+    for module in (compiled.module, compiled.optimized, compiled.lowered):
+        assert isinstance(module, ir.Module)
+        assert module.operation.verify()
+    module, optimized, lowered = (str(compiled.module),
+                                  str(compiled.optimized),
+                                  str(compiled.lowered))
+    assert "tt.mul" in module and "tt.add" in module
+    assert "linalg." in optimized
+    assert "tt." not in optimized
+    assert "llvm.func" in lowered
+    assert "linalg." not in lowered
     assert compiled.input_types == [TensorType((3, 7), np.float32),
                                     TensorType((7,), np.float32)]
     assert compiled.output_types == [TensorType((3, 7), np.float32)]
@@ -191,7 +196,7 @@ def test_activation_composed():
 
     x, w, b = randn(4, 8), randn(8, 6), randn(6)
     assert_same(mlp(x, w, b), activation(x @ w + b), atol=1e-6)
-    assert "tt.tanh" in mlp.compile(x, w, b).module
+    assert "tt.tanh" in str(mlp.compile(x, w, b).module)
 
 
 def test_activation_jitted_and_inlined():
@@ -206,7 +211,7 @@ def test_activation_jitted_and_inlined():
     # tanh is a fast polynomial approximation: absolute error ~1e-7, which
     # 1 + tanh(x) turns into a larger relative error where tanh(x) ~ -1.
     assert_same(model(x, w), expected, atol=1e-6)
-    text = model.compile(x, w).module
+    text = str(model.compile(x, w).module)
     assert "call" not in text
     assert text.count("func.func") == 1
     assert text.count("tt.tanh") >= 1
@@ -376,7 +381,7 @@ def test_gather_with_traced_ids(ids_shape):
     f = check(lambda t, i: t[i], table, ids)
     ids2 = RNG.integers(0, 10, ids_shape).astype(np.int32)
     assert_same(f(table, ids2), table[ids2])
-    assert "tt.gather" in f.compile(table, ids).module
+    assert "tt.gather" in str(f.compile(table, ids).module)
 
 
 def test_gather_with_traced_ids_and_slices():
@@ -598,7 +603,7 @@ def test_jit_inside_jit_is_inlined():
     assert_same(outer(x), (x * 2 + 1) + (x * 3 * 2 + 1))
     assert calls["n"] == 2
     assert inner._cache == {}
-    text = outer.compile(x).module
+    text = str(outer.compile(x).module)
     assert text.count("func.func") == 1 and "call" not in text
     # Calling the inner function directly compiles it on its own.
     assert_same(inner(x), x * 2.0 + 1.0)
@@ -682,10 +687,10 @@ def test_dtype_rules_follow_numpy(fn, x):
 
 def test_casts_are_explicit_in_the_ir():
     f = jit(lambda a, b: a / b)
-    text = f.compile(i32, i32nz).module
+    text = str(f.compile(i32, i32nz).module)
     assert "tt.cast" in text and "f64" in text
     assert_same(f(i32, i32nz), i32 / i32nz)
-    text = jit(lambda a: np.float64(2) * a).compile(x32).module
+    text = str(jit(lambda a: np.float64(2) * a).compile(x32).module)
     assert "tt.cast" in text
 
 
@@ -717,7 +722,7 @@ def test_closure_array_is_a_trailing_argument(compiles):
     f = jit(lambda x: x @ w)
     x = randn(3, 4)
     assert_same(f(x), x @ w)
-    text = f.compile(x).module
+    text = str(f.compile(x).module)
     assert _signature(text).count("%arg") == 2
     assert "tensor<4x5xf32>" in _signature(text)
     assert "dense<[" not in text and "0.12" not in text
@@ -772,7 +777,7 @@ def test_global_array_captured_and_rebound():
         f = jit(uses_global)
         x = randn(3, 4) * 0.5
         assert_same(f(x), uses_global(x), atol=1e-6)
-        assert _signature(f.compile(x).module).count("%arg") == 2
+        assert _signature(str(f.compile(x).module)).count("%arg") == 2
         GLOBAL_W[0, 0] += 1.0
         assert_same(f(x), uses_global(x), atol=1e-6)
         assert len(f._cache) == 1
@@ -794,7 +799,7 @@ def test_arrays_in_dicts_and_lists_are_captured():
         return x @ params["out"][0]
 
     f = check(fn, randn(5, 4), rtol=1e-5, atol=1e-6)
-    text = f.compile(randn(5, 4)).module
+    text = str(f.compile(randn(5, 4)).module)
     assert _signature(text).count("%arg") == 1 + 7
     assert "dense<[" not in text
     params["layers"][1]["b"][:] = 10
@@ -807,7 +812,7 @@ def test_same_array_captured_once():
     f = jit(lambda x: x @ w + w[0] + (x @ w.T))
     x = randn(4, 4)
     assert_same(f(x), x @ w + w[0] + (x @ w.T))
-    assert _signature(f.compile(x).module).count("%arg") == 2
+    assert _signature(str(f.compile(x).module)).count("%arg") == 2
 
 
 def test_captured_bool_and_noncontiguous_arrays():
@@ -981,9 +986,9 @@ def test_wrong_number_of_arguments():
 
 
 @pytest.mark.parametrize("bad", [
-    np.ones(3, np.int64), np.ones(3, np.float16), np.ones(3, np.bool_),
+    np.ones(3, np.int64), np.ones(3, np.float16),
     np.ones(3, np.complex64), np.ones(3, np.uint8), np.ones(3, ">f4"),
-], ids=["int64", "float16", "bool", "complex64", "uint8", "big-endian"])
+], ids=["int64", "float16", "complex64", "uint8", "big-endian"])
 def test_unsupported_dtype_names_the_argument(bad):
     @jit
     def f(x, weights):
@@ -995,10 +1000,8 @@ def test_unsupported_dtype_names_the_argument(bad):
         str(info.value)
 
 
-@pytest.mark.parametrize("bad", [[1.0, 2.0, 3.0], 2.0, 3, None, "abc",
-                                 np.float32(1.0), (1, 2)],
-                         ids=["list", "float", "int", "None", "str",
-                              "np.float32", "tuple"])
+@pytest.mark.parametrize("bad", [{1, 2}, bytearray(b"ab"), [1.0, {2}]],
+                         ids=["set", "bytearray", "list-with-a-set"])
 def test_non_array_argument_names_the_argument(bad):
     @jit
     def f(x, bias):
@@ -1187,7 +1190,7 @@ def test_c_contiguous_inputs_are_passed_without_copying(monkeypatch):
 def test_no_numpy_fallback_when_compilation_fails(monkeypatch):
     from tinytensor import compiler
 
-    def failing(module):
+    def failing(module, timings=None):
         raise compiler.CompilationError("injected failure")
 
     monkeypatch.setattr(compiler, "lower_optimized_to_llvm", failing)
@@ -1269,7 +1272,7 @@ def test_varargs_function():
     assert_same(total(a, b, c), a + b + c)
     assert_same(total(a), a)
     with pytest.raises(TypeError, match=r"xs\[1\]"):
-        total(a, [1.0, 2.0, 3.0])
+        total(a, np.ones(3, np.int64))
 
 
 def test_side_effects_on_closure_state_are_kept():
@@ -1290,12 +1293,12 @@ def test_side_effects_on_closure_state_are_kept():
     assert log == [(3,), (2, 2)]
 
 
-def test_default_non_array_parameter_is_a_type_error_naming_it():
+def test_default_non_array_parameter_is_static():
     def layer(x, eps=1e-5):
         return x + eps
 
-    with pytest.raises(TypeError, match="'eps'"):
-        jit(layer)(randn(3))
+    x = randn(3)
+    assert_same(jit(layer)(x), layer(x))
 
 
 @pytest.mark.parametrize("sections,axis", [(3, 0), (2, 1), (4, 0), (1, 1),

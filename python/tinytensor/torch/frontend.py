@@ -61,15 +61,15 @@ class TorchCompiled:
 
     @property
     def tt(self) -> str:
-        return self._compiled.module
+        return str(self._compiled.module)
 
     @property
     def linalg(self) -> str:
-        return self._compiled.optimized
+        return str(self._compiled.optimized)
 
     @property
     def llvm(self) -> str:
-        return self._compiled.lowered
+        return str(self._compiled.lowered)
 
     def module(self, output_type: str) -> ir.Module:
         """The compiled program at `output_type`, as an MLIR module."""

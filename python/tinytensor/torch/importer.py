@@ -244,7 +244,7 @@ def _full(size, fill_value, dtype=None, **kwargs):
 
 
 def _arange(start, end=None, step=1, dtype=None, **kwargs):
-    from ..tracing import TraceContext
+    from ..tracing import current_trace
 
     if end is None:
         start, end = 0, start
@@ -257,7 +257,7 @@ def _arange(start, end=None, step=1, dtype=None, **kwargs):
     if values.size == 0:
         raise UnsupportedOpError("arange with no elements (empty tensors "
                                  "cannot be compiled)")
-    return TraceContext.current.constant(values.astype(np_dtype))
+    return current_trace().constant(values.astype(np_dtype))
 
 
 def _full_like(x, fill_value, dtype=None, **kwargs):

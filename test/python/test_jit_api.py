@@ -1,0 +1,461 @@
+"""tinytensor.jit as people call it: static arguments, pytrees, array-likes,
+boolean arguments, threads, the bounded cache, the compiled modules, pass
+timings and compiler-failure reproducers."""
+
+import dataclasses
+import os
+import subprocess
+import threading
+import warnings
+import zlib
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+
+import tinytensor
+from tinytensor import Compiled, jit
+from tinytensor.jit import RECOMPILE_WARNING_LIMIT, RecompilationWarning
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+RNG = np.random.default_rng(0)
+
+
+@pytest.fixture(autouse=True)
+def _seed(request):
+    global RNG
+    RNG = np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
+
+
+def randn(*shape, dtype=np.float32):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """Counts the specialisations built."""
+    count = {"n": 0}
+    original = Compiled.__init__
+
+    def counting_init(self, *args, **kwargs):
+        count["n"] += 1
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Compiled, "__init__", counting_init)
+    return count
+
+
+def close(got, expected, rtol=1e-5):
+    assert type(got) is type(expected) or isinstance(got, np.ndarray)
+    np.testing.assert_allclose(got, expected, rtol=rtol, atol=1e-6)
+    assert np.asarray(got).dtype == np.asarray(expected).dtype
+
+
+# -- static arguments -------------------------------------------------------------
+
+def test_python_scalars_are_static(compiles):
+    def f(x, scale, shift=1.0, *, mode="add", eps=None):
+        y = x * scale
+        if mode == "add":  # Python control flow on a static value
+            y = y + shift
+        else:
+            y = y - shift
+        return y if eps is None else y + eps
+
+    g = jit(f)
+    x = randn(4)
+    close(g(x, 2.0), f(x, 2.0))
+    close(g(x, 2.0, mode="sub"), f(x, 2.0, mode="sub"))
+    close(g(x, 3, 0.5, eps=1e-3), f(x, 3, 0.5, eps=1e-3))
+    assert compiles["n"] == 3
+    close(g(x, 2.0), f(x, 2.0))
+    close(g(x, scale=2.0), f(x, 2.0))
+    assert compiles["n"] == 3
+    # The value is compiled in, not an argument.
+    text = str(g.compile(x, 2.0).module)
+    assert "%arg0" in text and "%arg1" not in text
+
+
+def test_static_values_specialise_by_type_and_bits(compiles):
+    g = jit(lambda x, s: x * s)
+    x = np.arange(1, 5, dtype=np.int32)
+    assert g(x, 2).dtype == np.int32
+    assert g(x, 2.0).dtype == np.float64
+    assert g(x, True).dtype == np.int32
+    assert compiles["n"] == 3
+    y = randn(3)
+    assert np.all(np.signbit(jit(lambda x, z: x * z)(np.abs(y), -0.0)))
+    assert not np.any(np.signbit(jit(lambda x, z: x * z)(np.abs(y), 0.0)))
+
+
+def test_tuples_of_static_values():
+    def f(x, axes, shape):
+        return x.sum(axis=axes).reshape(shape)
+
+    x = randn(2, 3, 4)
+    close(jit(f)(x, (0, 2), (3, 1)), f(x, (0, 2), (3, 1)))
+
+
+def test_numpy_scalars_are_static():
+    x = randn(3)
+    close(jit(lambda a, s: a * s)(x, np.float32(1.5)), x * np.float32(1.5))
+
+
+def test_static_argnames_and_argnums(compiles):
+    def f(x, n, table):
+        return x * len(table) + n
+
+    x = randn(3)
+    g = jit(f, static_argnames=("table",))
+    close(g(x, 2, table=("a", "b")), f(x, 2, ("a", "b")))
+    h = jit(f, static_argnums=(1, 2))
+    close(h(x, 4, ("a",)), f(x, 4, ("a",)))
+
+    @jit(static_argnames="k")
+    def top(x, k):
+        return x[:k]
+
+    close(top(x, k=2), x[:2])
+    with pytest.raises(ValueError, match="no parameter 'nope'"):
+        jit(f, static_argnames=("nope",))
+    with pytest.raises(ValueError, match="static_argnums"):
+        jit(f, static_argnums=(5,))
+
+
+def test_static_array_is_a_type_error():
+    g = jit(lambda x, w: x * w, static_argnums=1)
+    with pytest.raises(TypeError, match=r"'w'.*not hashable"):
+        g(randn(3), randn(3))
+
+
+def test_unhashable_non_array_is_a_type_error_naming_it():
+    g = jit(lambda x, opts: x + 1)
+    with pytest.raises(TypeError, match=r"'opts'.*set"):
+        g(randn(3), {1, 2})
+
+
+def test_recompilation_warning_names_the_changing_argument():
+    g = jit(lambda x, alpha: x * alpha)
+    x = randn(3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i in range(RECOMPILE_WARNING_LIMIT):
+            g(x, 1.0 + i)
+        assert not [w for w in caught
+                    if issubclass(w.category, RecompilationWarning)]
+        g(x, 100.0)
+        g(x, 200.0)
+    found = [w for w in caught
+             if issubclass(w.category, RecompilationWarning)]
+    assert len(found) == 1  # once
+    assert "'alpha'" in str(found[0].message)
+    assert "'x'" not in str(found[0].message)
+
+
+def test_recompilation_warning_for_shapes():
+    g = jit(lambda x: x + 1)
+    with pytest.warns(RecompilationWarning, match=r"argument 'x'"):
+        for n in range(1, 11):
+            g(randn(n))
+
+
+# -- pytrees ------------------------------------------------------------------------
+
+class Linear(NamedTuple):
+    w: np.ndarray
+    b: np.ndarray
+
+
+@dataclasses.dataclass
+class Block:
+    linear: Linear
+    scale: float
+    name: str = "block"
+
+
+def test_nested_dict_and_list_params(compiles):
+    params = {"blocks": [{"w": randn(4, 4), "b": randn(4)} for _ in range(3)],
+              "out": {"w": randn(4, 2)}}
+
+    def f(x, params):
+        for blk in params["blocks"]:
+            x = np.tanh(x @ blk["w"] + blk["b"])
+        return x @ params["out"]["w"]
+
+    x = randn(5, 4)
+    g = jit(f)
+    close(g(x, params), f(x, params))
+    # Values are read at every call, not compiled in.
+    params["blocks"][1]["b"] = randn(4)
+    close(g(x, params), f(x, params))
+    assert compiles["n"] == 1
+    # A different structure is a new specialisation.
+    params["blocks"].pop()
+    close(g(x, params), f(x, params))
+    assert compiles["n"] == 2
+
+
+def test_namedtuple_and_dataclass_arguments():
+    blocks = [Block(Linear(randn(3, 3), randn(3)), 0.5),
+              Block(Linear(randn(3, 3), randn(3)), 2.0, "second")]
+
+    def f(x, blocks):
+        for blk in blocks:
+            x = (x @ blk.linear.w + blk.linear.b) * blk.scale
+        return x
+
+    x = randn(2, 3)
+    close(jit(f)(x, blocks), f(x, blocks))
+
+
+def test_pytree_results():
+    def f(x):
+        return {"sum": x.sum(), "pair": (x * 2, [x + 1, None]),
+                "lin": Linear(x, x.T), "tag": "done"}
+
+    x = randn(2, 3)
+    got = jit(f)(x)
+    expected = f(x)
+    assert set(got) == set(expected) and got["tag"] == "done"
+    close(got["sum"], expected["sum"])
+    assert isinstance(got["pair"], tuple) and isinstance(got["pair"][1], list)
+    close(got["pair"][0], expected["pair"][0])
+    close(got["pair"][1][0], expected["pair"][1][0])
+    assert got["pair"][1][1] is None
+    assert isinstance(got["lin"], Linear)
+    close(got["lin"].b, expected["lin"].b)
+
+
+def test_dataclass_result():
+    @dataclasses.dataclass
+    class Out:
+        y: np.ndarray
+        n: int
+
+    got = jit(lambda x: Out(x * 3, 7))(randn(4))
+    assert isinstance(got, Out) and got.n == 7 and got.y.shape == (4,)
+
+
+def test_kwargs_parameters():
+    def f(x, **weights):
+        return sum(x * w for w in weights.values())
+
+    x = randn(3)
+    kw = {"a": randn(3), "b": randn(3)}
+    close(jit(f)(x, **kw), f(x, **kw))
+
+
+def test_gpt2_called_as_in_numpy():
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "examples"))
+    from gpt2 import CONFIGS, gpt2, random_params
+
+    config = dict(CONFIGS["small"])
+    n_head = config.pop("n_head")
+    params = random_params(**config, seed=3)
+    ids = [3, 0, 7, 1, 4]
+    got = jit(gpt2)(ids, **params, n_head=n_head)
+    expected = gpt2(ids, **params, n_head=n_head)
+    np.testing.assert_allclose(got, expected, rtol=1e-4,
+                               atol=1e-5 * np.abs(expected).max())
+
+
+# -- array-likes and booleans ---------------------------------------------------------
+
+def test_lists_of_numbers_are_arrays(compiles):
+    table = randn(10, 4)
+    g = jit(lambda ids, t: t[ids])
+    close(g([3, 0, 9], table), table[[3, 0, 9]])
+    close(g([1, 2, 5], table), table[[1, 2, 5]])
+    assert compiles["n"] == 1  # values are not compiled in
+    h = jit(lambda a, b: a + b)
+    x = randn(2)
+    close(h([[1.0, 2.0], [3.0, 4.0]], x), np.asarray([[1.0, 2.0],
+                                                      [3.0, 4.0]]) + x)
+    assert h([1, 2], np.ones(2, np.int32)).dtype == np.int32
+
+
+def test_bad_lists_are_type_errors():
+    g = jit(lambda a: a * 2)
+    with pytest.raises(TypeError, match="rectangular"):
+        g([[1, 2], [3]])
+    with pytest.raises(TypeError, match="int32"):
+        g([1, 2 ** 40])
+
+
+def test_boolean_array_arguments():
+    def g(mask, x):
+        return np.where(mask, x, -x), mask == (x > 0)
+
+    mask = RNG.random(7) > 0.5
+    x = randn(7)
+    got = jit(g)(mask, x)
+    expected = g(mask, x)
+    close(got[0], expected[0])
+    assert got[1].dtype == np.bool_
+    np.testing.assert_array_equal(got[1], expected[1])
+
+
+# -- threads and the cache -------------------------------------------------------------
+
+def test_first_calls_from_eight_threads_compile_once(compiles):
+    g = jit(lambda x: np.tanh(x) * 2.0)
+    x = randn(33)
+    results, errors = [None] * 8, []
+    start = threading.Barrier(8)
+
+    def worker(i):
+        try:
+            start.wait()
+            results[i] = g(x + i)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert compiles["n"] == 1
+    for i, r in enumerate(results):
+        close(r, np.tanh(x + i) * 2.0)
+
+
+def test_concurrent_traces_in_two_threads():
+    """Two functions traced at the same time in two threads: each sees its
+    own trace."""
+    both = threading.Barrier(2, timeout=30)
+
+    def f(x):
+        y = x + 1
+        both.wait()  # both traces are in progress here
+        return y * 2
+
+    def h(x):
+        y = x - 1
+        both.wait()
+        return y * 3
+
+    x = randn(5)
+    out, errors = {}, []
+
+    def run(name, fn):
+        try:
+            out[name] = jit(fn)(x)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=("f", f)),
+               threading.Thread(target=run, args=("h", h))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    close(out["f"], (x + 1) * 2)
+    close(out["h"], (x - 1) * 3)
+
+
+def test_concurrent_calls_of_different_specialisations():
+    g = jit(lambda x: x * 3.0)
+    inputs = [randn(n) for n in (3, 5, 7, 9)] * 4
+    results = [None] * len(inputs)
+
+    def worker(i):
+        for _ in range(20):
+            results[i] = g(inputs[i])
+
+    threads = [threading.Thread(target=worker, args=(i,))
+               for i in range(len(inputs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for a, r in zip(inputs, results):
+        close(r, a * 3.0)
+
+
+def test_cache_size_bounds_the_specialisations(compiles):
+    g = jit(lambda x: x + 1, cache_size=2)
+    for n in (2, 3, 4):
+        g(randn(n))
+    assert len(g._cache) == 2
+    g(randn(4))
+    assert compiles["n"] == 3
+    g(randn(2))  # evicted: compiled again
+    assert compiles["n"] == 4
+    with pytest.raises(ValueError, match="cache_size"):
+        jit(lambda x: x, cache_size=0)
+
+
+# -- what a compilation leaves behind -------------------------------------------------
+
+def test_modules_are_independent_clones():
+    from mlir import ir
+    c = jit(lambda x: np.exp(x) + 1).compile(randn(4))
+    modules = [c.module, c.optimized, c.lowered]
+    assert all(isinstance(m, ir.Module) for m in modules)
+    text = str(c.module)
+    assert "tt.exp" in text and "linalg" not in text
+    # Editing one leaves the others as they are.
+    with c.module.context:
+        for op in list(c.module.body.operations):
+            op.operation.erase()
+    assert "linalg" in str(c.optimized) and "llvm.func" in str(c.lowered)
+
+
+def test_timings_list_every_pass_and_llvm():
+    c = jit(lambda x: np.tanh(x) @ x.T).compile(randn(8, 8))
+    t = c.timings
+    for stage in ("trace", "tt-optimize", "tt-lower-to-llvm", "llvm"):
+        assert t[stage] >= 0.0
+    passes = [k for k in t if k.startswith("pass:")]
+    assert "pass:tt-to-linalg" in passes
+    assert "pass:tt-cpu-tile-and-fuse" in passes
+    assert "pass:one-shot-bufferize" in passes
+    assert all(t[k] >= 0.0 for k in passes)
+    assert sum(t[k] for k in passes) <= t["tt-optimize"] + \
+        t["tt-lower-to-llvm"] + 0.05
+
+
+def test_compiler_failure_writes_a_reproducer(tmp_path, monkeypatch):
+    from tinytensor import compiler
+    from tinytensor._mlir import ir, new_context
+
+    monkeypatch.setattr(compiler, "REPRODUCER_DIR", str(tmp_path))
+    with new_context():
+        module = ir.Module.parse(
+            '"func.func"() <{function_type = (tensor<4xf32>) -> '
+            'tensor<4xf32>, sym_name = "main"}> ({\n'
+            '^bb0(%x: tensor<4xf32>):\n'
+            '  %y = "tt.exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>\n'
+            '  "func.return"(%y) : (tensor<4xf32>) -> ()\n'
+            '}) : () -> ()')
+        # Without tt-optimize the tt ops reach the LLVM conversion: a
+        # failure of the compiler as a user of the pipeline would see it.
+        with pytest.raises(compiler.CompilationError) as info:
+            compiler.run_pipeline(module, "tt-lower-to-llvm{optimize=false}")
+    message = str(info.value)
+    assert "tiny-opt" in message and "tt.exp" in message
+    path = info.value.reproducer
+    assert path and os.path.dirname(path) == str(tmp_path)
+    assert "tt.exp" in open(path).read()
+    tiny_opt = os.path.join(ROOT, "build", "bin", "tiny-opt")
+    if os.path.exists(tiny_opt):
+        run = subprocess.run(
+            [tiny_opt, path,
+             "--pass-pipeline=builtin.module(tt-lower-to-llvm{optimize=false})"],
+            capture_output=True, text=True)
+        assert run.returncode != 0  # the command reproduces the failure
+        assert "tt.exp" in run.stderr
+
+
+def test_invalid_pipeline_is_a_value_error():
+    from tinytensor import compiler
+    from tinytensor._mlir import ir, new_context
+    with new_context():
+        module = ir.Module.parse("module {}")
+        with pytest.raises(ValueError, match="no-such-pass"):
+            compiler.run_pipeline(module, "no-such-pass")
