@@ -11,6 +11,11 @@
 #include "mlir-c/IR.h"
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
+
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -22,6 +27,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdint>
+#include <tuple>
 #include <map>
 #include <mutex>
 #include <string>
@@ -133,6 +140,137 @@ runPipeline(MlirModule module, const std::string &pipeline) {
   return timesPtr->times;
 }
 
+/// Calls a compiled function through its packed C interface
+/// (`_mlir__mlir_ciface_<name>`, from ExecutionEngine::raw_lookup): every
+/// input and output is a memref descriptor
+/// {allocated, aligned, offset, sizes[rank], strides[rank]}, built here
+/// from the arrays' buffers. Each array must have the rank, shape and
+/// element format it was compiled for and be C-contiguous; outputs must be
+/// writable. The compiled code runs without the GIL.
+class Runner {
+public:
+  struct Spec {
+    std::vector<int64_t> shape;
+    char format;     // the buffer protocol's format character
+    Py_ssize_t size; // bytes per element
+  };
+
+  Runner(uintptr_t address, std::vector<Spec> inputs,
+         std::vector<Spec> outputs)
+      : fn(reinterpret_cast<void (*)(void **)>(address)),
+        inputs(std::move(inputs)), outputs(std::move(outputs)) {
+    size_t words = 0;
+    for (const Spec *spec : allSpecs())
+      words += 3 + 2 * spec->shape.size();
+    descriptorWords = words;
+  }
+
+  void call(nb::handle inputArrays, nb::handle outputArrays) {
+    PyObject *in = inputArrays.ptr(), *out = outputArrays.ptr();
+    if (!PyTuple_Check(in) || !PyTuple_Check(out))
+      throw nb::type_error("Runner expects a tuple of inputs and a tuple "
+                           "of outputs");
+    size_t nin = PyTuple_GET_SIZE(in), nout = PyTuple_GET_SIZE(out);
+    if (nin != inputs.size() || nout != outputs.size())
+      throw nb::type_error("Runner: wrong number of arrays");
+    size_t count = nin + nout;
+    std::vector<Py_buffer> views(count);
+    size_t acquired = 0;
+    auto release = [&]() {
+      for (size_t i = 0; i < acquired; ++i)
+        PyBuffer_Release(&views[i]);
+    };
+    std::vector<int64_t> words(descriptorWords);
+    std::vector<void *> descriptors(count), packed(count);
+    int64_t *cursor = words.data();
+    for (size_t i = 0; i < count; ++i) {
+      bool isOutput = i >= nin;
+      PyObject *array = isOutput ? PyTuple_GET_ITEM(out, i - nin)
+                                 : PyTuple_GET_ITEM(in, i);
+      const Spec &spec = isOutput ? outputs[i - nin] : inputs[i];
+      int flags = PyBUF_STRIDES | PyBUF_FORMAT |
+                  (isOutput ? PyBUF_WRITABLE : 0);
+      if (PyObject_GetBuffer(array, &views[i], flags) != 0) {
+        PyErr_Clear();
+        release();
+        throw nb::type_error("Runner: an argument is not a buffer (or an "
+                             "output is read-only)");
+      }
+      ++acquired;
+      const Py_buffer &view = views[i];
+      if (!matches(view, spec)) {
+        release();
+        throw nb::type_error("Runner: an array has another shape, dtype "
+                             "or layout than the function was compiled "
+                             "for");
+      }
+      descriptors[i] = cursor;
+      cursor[0] = cursor[1] = reinterpret_cast<int64_t>(view.buf);
+      cursor[2] = 0;
+      size_t rank = spec.shape.size();
+      int64_t stride = 1;
+      for (size_t d = rank; d-- > 0;) {
+        cursor[3 + d] = spec.shape[d];
+        cursor[3 + rank + d] = stride;
+        stride *= spec.shape[d];
+      }
+      cursor += 3 + 2 * rank;
+      packed[i] = &descriptors[i];
+    }
+    {
+      nb::gil_scoped_release unlocked;
+      fn(packed.data());
+    }
+    release();
+  }
+
+private:
+  static bool matches(const Py_buffer &view, const Spec &spec) {
+    if (view.ndim != static_cast<int>(spec.shape.size()) ||
+        view.itemsize != spec.size)
+      return false;
+    const char *format = view.format ? view.format : "B";
+    if (*format == '<' || *format == '=' || *format == '@')
+      ++format;
+    if (format[0] != spec.format || format[1] != '\0')
+      return false;
+    Py_ssize_t expected = view.itemsize;
+    for (int d = view.ndim; d-- > 0;) {
+      if (view.shape[d] != spec.shape[d])
+        return false;
+      if (view.shape[d] != 1 && view.strides[d] != expected)
+        return false;
+      expected *= view.shape[d];
+    }
+    return true;
+  }
+
+  std::vector<const Spec *> allSpecs() const {
+    std::vector<const Spec *> all;
+    for (const Spec &s : inputs)
+      all.push_back(&s);
+    for (const Spec &s : outputs)
+      all.push_back(&s);
+    return all;
+  }
+
+  void (*fn)(void **);
+  std::vector<Spec> inputs, outputs;
+  size_t descriptorWords = 0;
+};
+
+std::vector<Runner::Spec> toSpecs(
+    const std::vector<std::tuple<std::vector<int64_t>, std::string,
+                                 Py_ssize_t>> &types) {
+  std::vector<Runner::Spec> specs;
+  for (const auto &[shape, format, size] : types) {
+    if (format.size() != 1)
+      throw nb::value_error("Runner: a format is one character");
+    specs.push_back({shape, format[0], size});
+  }
+  return specs;
+}
+
 } // namespace
 
 NB_MODULE(_ttDialects, m) {
@@ -170,6 +308,25 @@ NB_MODULE(_ttDialects, m) {
          "without holding the GIL; returns [(pass, seconds)] summed per "
          "pass. Raises ValueError if the pipeline does not parse and "
          "RuntimeError with the diagnostics if a pass fails.");
+
+  nb::class_<Runner>(tt, "Runner",
+                     "A compiled function's packed C interface, called "
+                     "with NumPy arrays (see TTExtension.cpp).")
+      .def(
+          "__init__",
+          [](Runner *self, uintptr_t address,
+             const std::vector<std::tuple<std::vector<int64_t>, std::string,
+                                          Py_ssize_t>> &inputs,
+             const std::vector<std::tuple<std::vector<int64_t>, std::string,
+                                          Py_ssize_t>> &outputs) {
+            new (self) Runner(address, toSpecs(inputs), toSpecs(outputs));
+          },
+          nb::arg("address"), nb::arg("inputs"), nb::arg("outputs"),
+          "`address` of the packed function; inputs and outputs as "
+          "(shape, buffer format character, item size).")
+      .def("__call__", &Runner::call, nb::arg("inputs"), nb::arg("outputs"),
+           "Runs the function on a tuple of input arrays, writing a tuple "
+           "of output arrays.");
 
   tt.def(
       "clone_module",

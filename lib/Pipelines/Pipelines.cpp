@@ -89,6 +89,9 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
     optimize.fusion = options.fusion;
     buildTTOptimizePipeline(pm, optimize);
   }
+  // The calling convention of the Python runtime: booleans are bytes.
+  if (options.outParams)
+    pm.addPass(tt::createTTBooleanABI());
   buildCodegenOnTensors(pm, options);
   buildBufferization(pm, options);
 

@@ -50,26 +50,31 @@ def _collect_arrays(value, out: List[np.ndarray], depth: int = 0) -> None:
             _collect_arrays(v, out, depth + 1)
 
 
-def _scope_names(fn) -> List[Tuple[str, Any]]:
-    """(name, value) of the closure variables and globals `fn` reads."""
-    code = fn.__code__
-    names = []
-    for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
-        try:
-            names.append((name, cell.cell_contents))
-        except ValueError:  # empty cell
-            pass
-    for name in code.co_names:
-        if name in fn.__globals__:
-            names.append((name, fn.__globals__[name]))
-    return names
+_SCOPE_KINDS = (np.ndarray, dict, list, tuple)
 
 
 def _scope_arrays(fn) -> List[np.ndarray]:
-    """The distinct NumPy arrays reachable from `fn`'s scope, in order."""
+    """The distinct NumPy arrays reachable from `fn`'s scope, in order.
+    Run at every call (a closure variable or global may be rebound, or a
+    captured dict updated): values that are neither arrays nor containers
+    (modules, functions, numbers) cost one dictionary lookup each."""
     arrays: List[np.ndarray] = []
-    for _, value in _scope_names(fn):
-        _collect_arrays(value, arrays)
+    closure = fn.__closure__
+    if closure:
+        for cell in closure:
+            try:
+                value = cell.cell_contents
+            except ValueError:  # empty cell
+                continue
+            if isinstance(value, _SCOPE_KINDS):
+                _collect_arrays(value, arrays)
+    globals_ = fn.__globals__
+    for name in fn.__code__.co_names:
+        value = globals_.get(name)
+        if value is not None and isinstance(value, _SCOPE_KINDS):
+            _collect_arrays(value, arrays)
+    if len(arrays) < 2:
+        return arrays
     seen, unique = set(), []
     for a in arrays:
         if id(a) not in seen:
@@ -193,7 +198,6 @@ class Compiled:
             self.timings["trace"] = clock() - start
             start = clock()
             compiler.optimize(module, self.timings)
-            self._unique_results(module)
             self.optimized = compiler.clone(module)
             self.timings["tt-optimize"] = clock() - start
             start = clock()
@@ -203,13 +207,9 @@ class Compiled:
             start = clock()
             self._executable = Executable(
                 module, self.name,
-                [TensorType(t.shape, np.int32) if t.dtype == np.bool_ else t
-                 for t in self.input_types] + [TensorType.of(a, "captured array")
-                                    if a.dtype != np.bool_ else
-                                    TensorType(a.shape, np.int32)
+                self.input_types + [TensorType.of(a, "captured array")
                                     for a in self._captured],
-                [self.output_types[self._result_slots.index(i)]
-                 for i in range(max(self._result_slots, default=-1) + 1)])
+                self.output_types)
             self.timings["llvm"] = clock() - start
         self._context = context
         # Where each captured array is found in the scope: those are read
@@ -222,35 +222,29 @@ class Compiled:
                                 for a in self._captured]
         self._captured = [None if i is not None else a
                           for i, a in zip(self._scope_slots, self._captured)]
+        # The common case runs without the general result handling: no
+        # captured arrays, no 0-d results.
+        self._plain = (not self._captured and
+                       all(t.shape for t in self.output_types))
+        self._out_fast = self._out_def.builder()
 
     def _trace(self, fn, module, context, scope):
         from .builder import tensor_type
         with ir.InsertionPoint(module.body):
             ftype = ir.FunctionType.get(
-                [tensor_type(t.shape, np.int32 if t.dtype == np.bool_ else
-                             t.dtype) for t in self.input_types], [])
+                [tensor_type(t.shape, t.dtype) for t in self.input_types], [])
             fop = func.FuncOp(self.name, ftype)
             block = fop.add_entry_block()
         trace = TraceContext(context, block)
         try:
             with trace, ir.InsertionPoint(block):
-                args = []
-                for a, t in zip(block.arguments, self.input_types):
-                    if t.dtype == np.bool_:  # booleans travel as int32
-                        args.append(Tracer(a) != 0)
-                    else:
-                        args.append(Tracer(a))
+                args = [Tracer(a) for a in block.arguments]
                 mapping = {id(a): trace.capture(a) for a in scope}
                 pargs, pkwargs = self._build(args)
                 out = _with_scope(fn, mapping)(*pargs, **pkwargs)
                 leaves, self._out_def = pytree.flatten(
                     out, "the result", _result_leaf, number_lists=False)
-                values, self._bool_results = [], []
-                for _, t in leaves:
-                    # Booleans leave as int32 (NumPy bool is one byte).
-                    values.append(t.astype(np.int32).value
-                                  if t.dtype == np.bool_ else t.value)
-                    self._bool_results.append(t.dtype == np.bool_)
+                values = [t.value for _, t in leaves]
                 func.ReturnOp(values, loc=user_location())
         finally:
             trace.builder.diagnostics.detach()
@@ -258,45 +252,10 @@ class Compiled:
         fop.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
             [a.type for a in block.arguments], [v.type for v in values]))
         self.output_types = [
-            TensorType(tuple(ir.RankedTensorType(v.type).shape),
-                       np.int32 if b else dtype_of(v))
-            for v, b in zip(values, self._bool_results)]
+            TensorType(tuple(ir.RankedTensorType(v.type).shape), dtype_of(v))
+            for v in values]
         if not module.operation.verify():
             raise compiler.CompilationError("traced module does not verify")
-
-    def _unique_results(self, module):
-        """Returns each distinct value once: `return %1, %1` (one value
-        returned twice, e.g. after CSE) crashes the out-params lowering, and
-        two results must not share one output buffer anyway. The duplicates
-        are copies made in `__call__`."""
-        self._result_slots = list(range(len(self.output_types)))
-        fop = next(op for op in module.body.operations
-                   if op.operation.name == "func.func" and
-                   ir.StringAttr(op.attributes["sym_name"]).value ==
-                   self.name)
-        if len(fop.regions[0].blocks) != 1:
-            return
-        ret = list(fop.regions[0].blocks[0].operations)[-1]
-        operands = list(ret.operands)
-        unique, slots = [], []
-        for v in operands:
-            for i, u in enumerate(unique):
-                if u == v:
-                    slots.append(i)
-                    break
-            else:
-                slots.append(len(unique))
-                unique.append(v)
-        if len(unique) == len(operands):
-            return
-        with ir.InsertionPoint(ret), ret.location:
-            func.ReturnOp(unique)
-        ret.erase()
-        ftype = ir.FunctionType(ir.TypeAttr(fop.attributes["function_type"])
-                                .value)
-        fop.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
-            ftype.inputs, [v.type for v in unique]))
-        self._result_slots = slots
 
     def __call__(self, *args, **kwargs):
         """Runs this specialisation; the arguments must have the structure,
@@ -317,6 +276,8 @@ class Compiled:
     def _run(self, args, scope):
         """Runs with the captured arrays as found in `scope` now (of the
         types this specialisation was compiled for)."""
+        if self._plain:
+            return self._out_fast(self._executable(args))
         captured = []
         for slot, fixed, t in zip(self._scope_slots, self._captured,
                                   self._captured_types):
@@ -327,15 +288,8 @@ class Compiled:
                     "an array captured from the function's scope changed "
                     "shape or dtype; call the jit function (not the "
                     "Compiled object) to get a new specialisation")
-            captured.append(a)  # the runtime passes booleans as int32
-        unique = self._executable(list(args) + captured)
-        results, seen = [], set()
-        for slot in self._result_slots:
-            results.append(unique[slot].copy() if slot in seen
-                           else unique[slot])
-            seen.add(slot)
-        results = [r.astype(np.bool_) if b else r
-                   for r, b in zip(results, self._bool_results)]
+            captured.append(a)
+        results = self._executable(list(args) + captured)
         results = [r[()] if r.ndim == 0 else r for r in results]
         return self._out_def.build(results)
 
@@ -554,6 +508,22 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         if current_trace() is not None:
             return self.fn(*args, **kwargs)  # inline into the outer trace
+        if self._simple and not kwargs:
+            # The fast path: a cache hit is the proof that these array
+            # types were checked when the specialisation was compiled.
+            try:
+                arrays = tuple([(a.shape, a.dtype) for a in args])
+            except AttributeError:  # not all arrays: the general path
+                arrays = None
+            if arrays is not None:
+                scope = _scope_arrays(self.fn)
+                key = ((), arrays,
+                       tuple([(a.shape, a.dtype) for a in scope])
+                       if scope else ())
+                compiled = self._cache.get(key)
+                if compiled is not None:
+                    self._touch(key)
+                    return compiled._run(args, scope)
         call = self._arguments(args, kwargs)
         scope = _scope_arrays(self.fn)
         key = call.key + (tuple((a.shape, a.dtype) for a in scope),)
@@ -561,8 +531,15 @@ class JitFunction:
         if compiled is None:
             compiled = self._lookup(call, scope)
         else:
-            self._cache.move_to_end(key)
+            self._touch(key)
         return compiled._run(call.arrays, scope)
+
+    def _touch(self, key) -> None:
+        """Marks a specialisation as recently used (for the LRU bound)."""
+        try:
+            self._cache.move_to_end(key)
+        except KeyError:  # evicted by another thread meanwhile
+            pass
 
     def __repr__(self):
         return f"<tinytensor.jit {self.fn.__qualname__}>"

@@ -107,6 +107,17 @@ class TreeDef:
     def __repr__(self):
         return f"TreeDef({_describe(self.node)})"
 
+    def builder(self) -> Callable[[Sequence[Any]], Any]:
+        """A function equivalent to `build`, fast for the common results
+        (one array, or a flat tuple or list of arrays)."""
+        node = self.node
+        if node is ARRAY:
+            return lambda values: values[0]
+        if node[0] == "seq" and node[1] in (tuple, list) and \
+                all(c is ARRAY for c in node[3]):
+            return node[1]
+        return self.build
+
     def build(self, values: Sequence[Any]) -> Any:
         """The structure with its array leaves replaced, in order, by
         `values`."""

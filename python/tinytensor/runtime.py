@@ -1,4 +1,4 @@
-"""Running compiled code: MLIR's ExecutionEngine plus a ctypes call path.
+"""Running compiled code: MLIR's ExecutionEngine plus a native call path.
 
 Compiled functions take every input and output as a memref descriptor
 pointer (the `_mlir_ciface_` C interface with outputs as trailing
@@ -8,13 +8,12 @@ are allocated here with NumPy.
 
 from __future__ import annotations
 
-import ctypes
 import os
 from typing import List, Sequence
 
 import numpy as np
 
-from ._mlir import execution_engine, ir
+from ._mlir import execution_engine, ir, tt
 from .types import TensorType
 
 _LLVM_LIB_DIR = os.environ.get("TT_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
@@ -58,34 +57,15 @@ if os.path.exists(_LIBMVEC):
 # (26 s vs 2.2 s) without being faster.
 _OPT_LEVEL = int(os.environ.get("TT_OPT_LEVEL", "2"))
 
-_DESCRIPTORS = {}
-
-
-def _descriptor_type(rank: int):
-    """ctypes struct of a rank-`rank` memref descriptor."""
-    if rank not in _DESCRIPTORS:
-        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-                  ("offset", ctypes.c_int64)]
-        if rank:
-            fields += [("sizes", ctypes.c_int64 * rank),
-                       ("strides", ctypes.c_int64 * rank)]
-        _DESCRIPTORS[rank] = type(f"MemRef{rank}D", (ctypes.Structure,),
-                                  {"_fields_": fields})
-    return _DESCRIPTORS[rank]
-
-
-def _descriptor(array: np.ndarray):
-    desc = _descriptor_type(array.ndim)()
-    desc.allocated = desc.aligned = array.ctypes.data
-    desc.offset = 0
-    if array.ndim:
-        desc.sizes[:] = array.shape
-        desc.strides[:] = [s // array.itemsize for s in array.strides]
-    return desc
-
-
 class Executable:
-    """A lowered module's entry function, callable with NumPy arrays."""
+    """A lowered module's entry function, callable with NumPy arrays.
+
+    Calls go through `Runner` (C++, in our extension): it reads the arrays'
+    buffers, builds the memref descriptors and runs the compiled code
+    without the GIL. Inputs of another dtype or layout are converted here
+    first; C-contiguous inputs of the compiled dtype are passed without
+    copying. Outputs are allocated here with NumPy.
+    """
 
     def __init__(self, module: ir.Module, name: str,
                  inputs: Sequence[TensorType], outputs: Sequence[TensorType]):
@@ -97,23 +77,37 @@ class Executable:
         address = self.engine.raw_lookup(f"_mlir_ciface_{name}")
         if not address:
             raise RuntimeError(f"compiled module has no entry point '{name}'")
-        self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
-        self._nargs = len(inputs) + len(outputs)
         self.inputs = list(inputs)
         self.outputs = list(outputs)
+        self._runner = tt.Runner(address, [_spec(t) for t in self.inputs],
+                                 [_spec(t) for t in self.outputs])
+        self._output_types = [(t.shape, t.dtype) for t in self.outputs]
 
     def __call__(self, arrays: Sequence[np.ndarray]) -> List[np.ndarray]:
-        keep = []
+        results = [np.empty(shape, dtype) for shape, dtype in
+                   self._output_types]
+        arrays = tuple(arrays)
+        try:
+            self._runner(arrays, tuple(results))
+        except TypeError:
+            self._runner(tuple(self._convert(arrays)), tuple(results))
+        return results
+
+    def _convert(self, arrays):
+        """The inputs in the compiled dtypes, C-contiguous."""
         for array, t in zip(arrays, self.inputs):
+            if not isinstance(array, np.ndarray) or array.shape != t.shape:
+                raise TypeError(f"an input has shape "
+                                f"{getattr(array, 'shape', None)}, the "
+                                f"compiled function takes {t}")
             if array.dtype != t.dtype:
                 array = array.astype(t.dtype)
             if not array.flags.c_contiguous:
                 array = array.copy()  # ascontiguousarray would make 0-d 1-d
-            keep.append(array)
-        results = [np.empty(t.shape, t.dtype) for t in self.outputs]
-        descs = [_descriptor(a) for a in keep + results]
-        pointers = [ctypes.c_void_p(ctypes.addressof(d)) for d in descs]
-        packed = (ctypes.c_void_p * self._nargs)(
-            *[ctypes.addressof(p) for p in pointers])
-        self._fn(packed)
-        return results
+            yield array
+
+
+def _spec(t: TensorType):
+    """A Runner's description of one array: shape, buffer format, item
+    size."""
+    return (list(t.shape), t.dtype.char, t.dtype.itemsize)

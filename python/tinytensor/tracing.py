@@ -63,19 +63,10 @@ class TraceContext:
                                    np.bool_):
                 return self.constant(array)
             from .builder import tensor_type
-            if array.dtype == np.bool_:
-                # Booleans travel as int32 and are converted back in the IR.
-                arg = self.block.add_argument(
-                    tensor_type(array.shape, np.int32), user_location())
-                self.captured.append(array)
-                value = self.builder.compare(
-                    "ne", arg, self.constant(np.zeros((), np.int32)).value)
-            else:
-                arg = self.block.add_argument(
-                    tensor_type(array.shape, array.dtype), user_location())
-                self.captured.append(array)
-                value = arg
-            self._captured_ids[key] = Tracer(value)
+            arg = self.block.add_argument(
+                tensor_type(array.shape, array.dtype), user_location())
+            self.captured.append(array)
+            self._captured_ids[key] = Tracer(arg)
         return self._captured_ids[key]
 
     def constant(self, value, dtype=None) -> "Tracer":

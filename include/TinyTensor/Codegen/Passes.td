@@ -31,6 +31,24 @@ def TTFoldTransposes : Pass<"tt-fold-transposes", "func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TTBooleanABI : Pass<"tt-boolean-abi", "ModuleOp"> {
+  let summary = "Pass booleans across public function boundaries as bytes";
+  let description = [{
+    Every `i1` tensor argument and result of a public `func.func` (with a
+    body) becomes an `i8` tensor: arguments are compared with zero on
+    entry, results are zero-extended before `func.return`. An `i1` memref
+    in LLVM is bit-packed in vectors, while NumPy's `bool` and C's `bool`
+    are one byte holding 0 or 1; after this pass a caller passes and
+    receives NumPy boolean arrays as they are. The conversions are
+    `linalg.generic`s, fused with the code that produces or reads them.
+    `tt-lower-to-llvm` runs it when `out-params` is set (the calling
+    convention of TinyTensor's Python runtime).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // CPU code generation
 //===----------------------------------------------------------------------===//

@@ -86,7 +86,8 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
   PassOptions::Option<bool> outParams{
       *this, "out-params",
       llvm::cl::desc("Turn returned buffers into caller-allocated output "
-                     "arguments"),
+                     "arguments, and pass boolean tensors of public "
+                     "functions as bytes (i8, tt-boolean-abi)"),
       llvm::cl::init(false)};
 };
 

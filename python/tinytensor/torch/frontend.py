@@ -25,10 +25,7 @@ def _to_numpy(t: torch.Tensor, what: str) -> np.ndarray:
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{what} must be a torch.Tensor, got "
                         f"{type(t).__name__}")
-    array = tensor_to_numpy(t, what)
-    if array.dtype == np.bool_:
-        array = array.astype(np.int32)  # converted back in the program
-    return array
+    return tensor_to_numpy(t, what)
 
 
 def _to_torch(array) -> torch.Tensor:

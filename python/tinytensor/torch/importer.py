@@ -605,7 +605,6 @@ class GraphProgram:
             raise TypeError(f"expected {len(self.user_inputs)} inputs, got "
                             f"{len(inputs)}")
         user = dict(zip(self.user_inputs, inputs))
-        dtypes = dict(zip(self.user_inputs, self.input_dtypes))
 
         def load(a):
             if not isinstance(a, torch.fx.Node):
@@ -619,10 +618,7 @@ class GraphProgram:
         for node in self.graph.nodes:
             if node.op == "placeholder":
                 if node.name in user:
-                    value = user[node.name]
-                    if dtypes[node.name] == torch.bool:
-                        value = value != 0  # booleans travel as int32
-                    env[node] = value
+                    env[node] = user[node.name]
                 else:
                     env[node] = self._param(node.name, params)
             elif node.op == "get_attr":
