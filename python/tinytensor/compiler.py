@@ -86,9 +86,15 @@ def optimize(module: ir.Module, timings=None) -> None:
     run_pipeline(module, "tt-optimize", timings)
 
 
-def lower_optimized_to_llvm(module: ir.Module, timings=None) -> None:
-    """Optimised linalg -> LLVM dialect with caller-allocated outputs."""
+def lowering_pipeline() -> str:
+    """The pipeline that lowers optimised linalg to the LLVM dialect, with
+    caller-allocated outputs (and TT_PIPELINE_OPTIONS)."""
     options = "optimize=false out-params=true"
     if _EXTRA_OPTIONS:
         options += " " + _EXTRA_OPTIONS
-    run_pipeline(module, f"tt-lower-to-llvm{{{options}}}", timings)
+    return f"tt-lower-to-llvm{{{options}}}"
+
+
+def lower_optimized_to_llvm(module: ir.Module, timings=None) -> None:
+    """Optimised linalg -> LLVM dialect with caller-allocated outputs."""
+    run_pipeline(module, lowering_pipeline(), timings)

@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from . import compiler, pytree
+from . import cache, compiler, pytree, runtime
 from ._mlir import func, ir, new_context
 from .builder import dtype_of, user_location
 from .runtime import Executable
@@ -172,8 +172,10 @@ class Compiled:
     Attributes: `module` (the traced tt module), `optimized` (after
     canonicalisation, CSE, conversion to linalg and fusion), `lowered` (the
     LLVM dialect module that runs): independent `mlir.ir.Module`s, `str()`
-    gives their text. `input_types` and `output_types` are the array leaves'
-    types; `timings` the seconds spent in each stage.
+    gives their text (when the code came from the compile cache, the last
+    two are computed again when first read). `input_types` and
+    `output_types` are the array leaves' types; `timings` the seconds spent
+    in each stage; `cached` whether the object code came from the cache.
     """
 
     def __init__(self, fn, build, arg_types: Sequence[TensorType],
@@ -186,9 +188,11 @@ class Compiled:
         self.input_types = list(arg_types)
         context = new_context()
         #: Seconds spent in each stage of the first compilation: tracing,
-        #: the tt-optimize and tt-lower-to-llvm pipelines (MLIR), and LLVM's
-        #: optimisation and code generation in the JIT.
+        #: the tt-optimize and tt-lower-to-llvm pipelines (MLIR) and each of
+        #: their passes ("pass:<name>"), LLVM's optimisation and code
+        #: generation ("llvm"), or reading the compile cache ("cache").
         self.timings = {}
+        self._optimized = self._lowered = None
         clock = time.perf_counter
         with context, ir.Location.unknown():
             module = ir.Module.create()
@@ -197,20 +201,36 @@ class Compiled:
             self.module = compiler.clone(module)
             self.timings["trace"] = clock() - start
             start = clock()
-            compiler.optimize(module, self.timings)
-            self.optimized = compiler.clone(module)
-            self.timings["tt-optimize"] = clock() - start
-            start = clock()
-            compiler.lower_optimized_to_llvm(module, self.timings)
-            self.lowered = module
-            self.timings["tt-lower-to-llvm"] = clock() - start
-            start = clock()
+            entry = None
+            if cache.enabled():
+                entry = cache.key("object", self.name, str(module),
+                                  compiler.lowering_pipeline(),
+                                  str(runtime.OPT_LEVEL))
+                object_code = cache.load(entry)
+            else:
+                object_code = None
+            self.cached = object_code is not None
+            if self.cached:
+                self.timings["cache"] = clock() - start
+            else:
+                compiler.optimize(module, self.timings)
+                self._optimized = compiler.clone(module)
+                self.timings["tt-optimize"] = clock() - start
+                start = clock()
+                compiler.lower_optimized_to_llvm(module, self.timings)
+                self._lowered = module
+                self.timings["tt-lower-to-llvm"] = clock() - start
+                start = clock()
+                object_code = runtime.compile_object(module)
+                if entry is not None:
+                    cache.store(entry, object_code)
             self._executable = Executable(
-                module, self.name,
+                object_code, self.name,
                 self.input_types + [TensorType.of(a, "captured array")
                                     for a in self._captured],
                 self.output_types)
-            self.timings["llvm"] = clock() - start
+            if not self.cached:
+                self.timings["llvm"] = clock() - start
         self._context = context
         # Where each captured array is found in the scope: those are read
         # afresh at each call (the closure or global may be rebound to a new
@@ -227,6 +247,22 @@ class Compiled:
         self._plain = (not self._captured and
                        all(t.shape for t in self.output_types))
         self._out_fast = self._out_def.builder()
+
+    @property
+    def optimized(self) -> ir.Module:
+        if self._optimized is None:
+            with self._context:
+                self._optimized = compiler.clone(self.module)
+                compiler.optimize(self._optimized)
+        return self._optimized
+
+    @property
+    def lowered(self) -> ir.Module:
+        if self._lowered is None:
+            with self._context:
+                self._lowered = compiler.clone(self.optimized)
+                compiler.lower_optimized_to_llvm(self._lowered)
+        return self._lowered
 
     def _trace(self, fn, module, context, scope):
         from .builder import tensor_type

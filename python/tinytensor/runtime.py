@@ -13,7 +13,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from ._mlir import execution_engine, ir, tt
+from ._mlir import ir, tt
 from .types import TensorType
 
 _LLVM_LIB_DIR = os.environ.get("TT_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
@@ -52,31 +52,35 @@ _LIBMVEC = "/lib/x86_64-linux-gnu/libmvec.so.1"
 if os.path.exists(_LIBMVEC):
     _SHARED_LIBS.append(_LIBMVEC)
 
-# LLVM optimisation level of the JIT. Level 2 already vectorises loops for
-# the host CPU; level 3 took ten times longer to compile the GPT-2 example
-# (26 s vs 2.2 s) without being faster.
-_OPT_LEVEL = int(os.environ.get("TT_OPT_LEVEL", "2"))
+# LLVM optimisation level. Level 2 already vectorises loops for the host
+# CPU; level 3 took ten times longer to compile the GPT-2 example (26 s vs
+# 2.2 s) without being faster.
+OPT_LEVEL = int(os.environ.get("TT_OPT_LEVEL", "2"))
+
+
+def compile_object(module: ir.Module) -> bytes:
+    """Object code for the host CPU from a module in the LLVM dialect."""
+    return tt.compile_object(module, OPT_LEVEL)
 
 class Executable:
-    """A lowered module's entry function, callable with NumPy arrays.
+    """A compiled entry function, callable with NumPy arrays.
 
-    Calls go through `Runner` (C++, in our extension): it reads the arrays'
-    buffers, builds the memref descriptors and runs the compiled code
-    without the GIL. Inputs of another dtype or layout are converted here
-    first; C-contiguous inputs of the compiled dtype are passed without
-    copying. Outputs are allocated here with NumPy.
+    The object code (from `compile_object`, or the compile cache) is loaded
+    with LLVM's ORC JIT. Calls go through `Runner` (C++, in our extension):
+    it reads the arrays' buffers, builds the memref descriptors and runs
+    the compiled code without the GIL. Inputs of another dtype or layout
+    are converted here first; C-contiguous inputs of the compiled dtype are
+    passed without copying. Outputs are allocated here with NumPy.
     """
 
-    def __init__(self, module: ir.Module, name: str,
+    def __init__(self, object_code: bytes, name: str,
                  inputs: Sequence[TensorType], outputs: Sequence[TensorType]):
-        self.engine = execution_engine.ExecutionEngine(
-            module, opt_level=_OPT_LEVEL, shared_libs=_SHARED_LIBS)
-        # raw_lookup gives the packed wrapper of the C-interface function:
-        # it takes one array holding the address of each argument, and each
-        # argument is a pointer to a memref descriptor.
-        address = self.engine.raw_lookup(f"_mlir_ciface_{name}")
-        if not address:
-            raise RuntimeError(f"compiled module has no entry point '{name}'")
+        self.object_code = object_code
+        self._library = tt.Library(object_code, _SHARED_LIBS)
+        # The packed wrapper of the C-interface function: it takes one array
+        # holding the address of each argument, and each argument is a
+        # pointer to a memref descriptor.
+        address = self._library.lookup(f"_mlir__mlir_ciface_{name}")
         self.inputs = list(inputs)
         self.outputs = list(outputs)
         self._runner = tt.Runner(address, [_spec(t) for t in self.inputs],

@@ -4,8 +4,11 @@ Run as:
     PYTHONPATH=build/python_packages:python .venv/bin/python -m pytest -q test/python
 """
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -19,6 +22,14 @@ for _path in (os.path.join(ROOT, "build", "python_packages"),
               os.path.join(ROOT, "examples")):
     if os.path.isdir(_path) and _path not in sys.path:
         sys.path.append(_path)
+
+
+# The compile cache of the tests is their own (fresh for every run): a
+# developer's ~/.cache/tinytensor is neither read nor filled.
+if "TT_CACHE_DIR" not in os.environ:
+    _CACHE = tempfile.mkdtemp(prefix="tinytensor-test-cache-")
+    os.environ["TT_CACHE_DIR"] = _CACHE
+    atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 
 def pytest_configure(config):

@@ -186,7 +186,8 @@ def test_bad_thread_count(value):
     assert "TT_NUM_THREADS must be a positive integer" in run.stderr
 
 
-def test_compile_timings():
+def test_compile_timings(monkeypatch):
+    monkeypatch.setenv("TT_CACHE", "0")
     # Each stage of the first compilation is timed (docs/performance.md
     # reports them for GPT-2).
     compiled = jit(lambda a: np.tanh(a) @ a.T).compile(randn(8, 8))

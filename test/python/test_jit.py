@@ -1195,6 +1195,7 @@ def test_no_numpy_fallback_when_compilation_fails(monkeypatch):
         raise compiler.CompilationError("injected failure")
 
     monkeypatch.setattr(compiler, "lower_optimized_to_llvm", failing)
+    monkeypatch.setenv("TT_CACHE", "0")  # compile, do not load
     f = jit(lambda a: a + 1)
     with pytest.raises(compiler.CompilationError, match="injected"):
         f(randn(3))

@@ -406,7 +406,8 @@ def test_modules_are_independent_clones():
     assert "linalg" in str(c.optimized) and "llvm.func" in str(c.lowered)
 
 
-def test_timings_list_every_pass_and_llvm():
+def test_timings_list_every_pass_and_llvm(monkeypatch):
+    monkeypatch.setenv("TT_CACHE", "0")
     c = jit(lambda x: np.tanh(x) @ x.T).compile(randn(8, 8))
     t = c.timings
     for stage in ("trace", "tt-optimize", "tt-lower-to-llvm", "llvm"):
@@ -459,3 +460,82 @@ def test_invalid_pipeline_is_a_value_error():
         module = ir.Module.parse("module {}")
         with pytest.raises(ValueError, match="no-such-pass"):
             compiler.run_pipeline(module, "no-such-pass")
+
+
+# -- the persistent compile cache ---------------------------------------------------
+
+_CACHE_SCRIPT = """
+import json, sys
+import numpy as np
+from tinytensor import jit
+
+@jit
+def f(x, w):
+    return np.tanh(x @ w) + 1.0
+
+x = np.arange(12, dtype=np.float32).reshape(3, 4) / 10
+w = np.ones((4, 5), np.float32)
+c = f.compile(x, w)
+out = f(x, w)
+ok = bool(np.allclose(out, np.tanh(x @ w) + 1.0, rtol=1e-6))
+print(json.dumps({"cached": c.cached, "ok": ok,
+                  "stages": sorted(k for k in c.timings
+                                   if not k.startswith("pass:")),
+                  "lowered": "llvm.func" in str(c.lowered)}))
+"""
+
+
+def _run_cached(cache_dir, **env):
+    environ = dict(os.environ, TT_CACHE_DIR=str(cache_dir), **env)
+    run = subprocess.run([os.sys.executable, "-c", _CACHE_SCRIPT],
+                         env=environ, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    import json
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def _entries(cache_dir):
+    return sorted(p for p in cache_dir.rglob("*.o")
+                  if not p.name.startswith(".tmp"))
+
+
+def test_second_process_loads_from_the_cache(tmp_path):
+    first = _run_cached(tmp_path)
+    assert first == {"cached": False, "ok": True, "lowered": True,
+                     "stages": ["llvm", "trace", "tt-lower-to-llvm",
+                                "tt-optimize"]}
+    assert len(_entries(tmp_path)) == 1
+    second = _run_cached(tmp_path)
+    assert second == {"cached": True, "ok": True, "lowered": True,
+                      "stages": ["cache", "trace"]}
+
+
+def test_cache_key_includes_the_pipeline_options(tmp_path):
+    _run_cached(tmp_path)
+    other = _run_cached(tmp_path, TT_PIPELINE_OPTIONS="pack=false")
+    assert other["cached"] is False and other["ok"]
+    assert len(_entries(tmp_path)) == 2
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty"])
+def test_damaged_cache_entry_is_compiled_again(tmp_path, damage):
+    _run_cached(tmp_path)
+    [entry] = _entries(tmp_path)
+    data = entry.read_bytes()
+    if damage == "truncate":
+        entry.write_bytes(data[:len(data) // 2])
+    elif damage == "flip":
+        entry.write_bytes(data[:-10] + bytes([data[-10] ^ 0xFF]) + data[-9:])
+    else:
+        entry.write_bytes(b"")
+    again = _run_cached(tmp_path)
+    assert again["cached"] is False and again["ok"]
+    assert entry.read_bytes() == data  # written again, whole
+    assert _run_cached(tmp_path)["cached"] is True
+
+
+def test_cache_can_be_disabled(tmp_path):
+    result = _run_cached(tmp_path, TT_CACHE="0")
+    assert result["cached"] is False and result["ok"]
+    assert _entries(tmp_path) == []

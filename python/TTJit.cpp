@@ -1,0 +1,236 @@
+//===- TTJit.cpp - Object code from the LLVM dialect, and loading it ------===//
+//
+// `compile_object` turns a module in the LLVM dialect into a relocatable
+// object for the host CPU (LLVM's O0-O3 pipeline, then code generation),
+// with a packed wrapper `_mlir_<fn>(void **args)` for every
+// `_mlir_ciface_<fn>`. `Library` loads such an object with LLVM's ORC JIT,
+// resolving calls into the process and the given shared libraries. The two
+// halves let compiled code be cached on disk and loaded without compiling.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TTJit.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+#include <stdexcept>
+
+namespace nb = nanobind;
+
+namespace {
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+std::string message(llvm::Error error) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << error;
+  return text;
+}
+
+/// The host's target machine builder: CPU name and features detected, code
+/// position-independent.
+llvm::orc::JITTargetMachineBuilder hostMachine(int optLevel) {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    throw std::runtime_error("cannot detect the host CPU: " +
+                             message(builder.takeError()));
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeGenOptLevel(optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+                              : optLevel == 0 ? llvm::CodeGenOptLevel::None
+                                              : llvm::CodeGenOptLevel::Default);
+  return std::move(*builder);
+}
+
+/// `_mlir_<name>(void **args)` for each `_mlir_ciface_*` function: loads
+/// argument i from *args[i] and calls it (the convention of MLIR's
+/// ExecutionEngine, whose results are void with out-params).
+void addPackedWrappers(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::SmallVector<llvm::Function *> targets;
+  for (llvm::Function &fn : module)
+    if (!fn.isDeclaration() && fn.getName().starts_with("_mlir_ciface_"))
+      targets.push_back(&fn);
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  for (llvm::Function *fn : targets) {
+    auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                         {ptr}, /*isVarArg=*/false);
+    auto *wrapper =
+        llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                               "_mlir_" + fn->getName(), module);
+    llvm::IRBuilder<> builder(
+        llvm::BasicBlock::Create(context, "entry", wrapper));
+    llvm::Value *packed = wrapper->getArg(0);
+    llvm::SmallVector<llvm::Value *> args;
+    for (auto [i, arg] : llvm::enumerate(fn->args())) {
+      llvm::Value *slot = builder.CreateGEP(
+          ptr, packed, builder.getInt64(static_cast<int64_t>(i)));
+      llvm::Value *address = builder.CreateLoad(ptr, slot);
+      args.push_back(builder.CreateLoad(arg.getType(), address));
+    }
+    llvm::Value *result = builder.CreateCall(fn, args);
+    if (!fn->getReturnType()->isVoidTy()) {
+      llvm::Value *slot = builder.CreateGEP(
+          ptr, packed, builder.getInt64(static_cast<int64_t>(args.size())));
+      builder.CreateStore(result, builder.CreateLoad(ptr, slot));
+    }
+    builder.CreateRetVoid();
+  }
+}
+
+} // namespace
+
+nb::bytes tt::python::compileObject(MlirModule module, int optLevel) {
+  if (optLevel < 0 || optLevel > 3)
+    throw nb::value_error("opt_level must be 0, 1, 2 or 3");
+  initializeNativeTarget();
+  mlir::ModuleOp op = unwrap(module);
+  mlir::DialectRegistry registry;
+  mlir::registerAllToLLVMIRTranslations(registry);
+  op->getContext()->appendDialectRegistry(registry);
+
+  std::string object;
+  std::string error;
+  {
+    nb::gil_scoped_release unlocked;
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> llvmModule =
+        mlir::translateModuleToLLVMIR(op, context);
+    if (!llvmModule) {
+      error = "the module could not be translated to LLVM IR";
+    } else {
+      llvm::orc::JITTargetMachineBuilder machine = hostMachine(optLevel);
+      auto target = machine.createTargetMachine();
+      if (!target) {
+        error = "cannot create a target machine: " +
+                message(target.takeError());
+      } else {
+        llvmModule->setDataLayout((*target)->createDataLayout());
+        llvmModule->setTargetTriple((*target)->getTargetTriple());
+        addPackedWrappers(*llvmModule);
+        auto optimize =
+            mlir::makeOptimizingTransformer(optLevel, 0, target->get());
+        if (llvm::Error e = optimize(llvmModule.get())) {
+          error = "LLVM optimisation failed: " + message(std::move(e));
+        } else {
+          llvm::orc::SimpleCompiler compile(**target);
+          auto buffer = compile(*llvmModule);
+          if (!buffer)
+            error = "LLVM code generation failed: " +
+                    message(buffer.takeError());
+          else
+            object.assign((*buffer)->getBufferStart(),
+                          (*buffer)->getBufferSize());
+        }
+      }
+    }
+  }
+  if (!error.empty())
+    throw std::runtime_error(error);
+  return nb::bytes(object.data(), object.size());
+}
+
+std::string tt::python::hostCPU() {
+  std::string text = llvm::sys::getHostCPUName().str();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> enabled;
+  for (const auto &entry : features)
+    if (entry.second)
+      enabled.push_back(entry.first().str());
+  std::sort(enabled.begin(), enabled.end());
+  for (const std::string &f : enabled)
+    text += " +" + f;
+  return text;
+}
+
+struct tt::python::Library::State {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+};
+
+tt::python::Library::Library(nb::bytes object,
+                             const std::vector<std::string> &sharedLibs)
+    : state(std::make_unique<State>()) {
+  initializeNativeTarget();
+  std::string error;
+  {
+    nb::gil_scoped_release unlocked;
+    auto jit = llvm::orc::LLJITBuilder()
+                   .setJITTargetMachineBuilder(hostMachine(2))
+                   .create();
+    if (!jit) {
+      error = "cannot create the JIT: " + message(jit.takeError());
+    } else {
+      state->jit = std::move(*jit);
+      llvm::orc::JITDylib &main = state->jit->getMainJITDylib();
+      char prefix = state->jit->getDataLayout().getGlobalPrefix();
+      for (const std::string &path : sharedLibs) {
+        auto generator =
+            llvm::orc::DynamicLibrarySearchGenerator::Load(path.c_str(),
+                                                           prefix);
+        if (!generator) {
+          error = "cannot load " + path + ": " +
+                  message(generator.takeError());
+          break;
+        }
+        main.addGenerator(std::move(*generator));
+      }
+      if (error.empty()) {
+        auto process =
+            llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                prefix);
+        if (!process)
+          error = message(process.takeError());
+        else
+          main.addGenerator(std::move(*process));
+      }
+      if (error.empty()) {
+        auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
+            llvm::StringRef(object.c_str(), object.size()), "tinytensor");
+        if (llvm::Error e = state->jit->addObjectFile(std::move(buffer)))
+          error = "cannot load the object: " + message(std::move(e));
+      }
+    }
+  }
+  if (!error.empty())
+    throw std::runtime_error(error);
+}
+
+tt::python::Library::~Library() = default;
+
+uintptr_t tt::python::Library::lookup(const std::string &name) {
+  std::string error;
+  uintptr_t address = 0;
+  {
+    nb::gil_scoped_release unlocked;
+    auto symbol = state->jit->lookup(name);
+    if (!symbol)
+      error = message(symbol.takeError());
+    else
+      address = symbol->getValue();
+  }
+  if (!error.empty())
+    throw std::runtime_error("cannot resolve '" + name + "': " + error);
+  return address;
+}
