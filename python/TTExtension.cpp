@@ -329,17 +329,19 @@ NB_MODULE(_ttDialects, m) {
            "Runs the function on a tuple of input arrays, writing a tuple "
            "of output arrays.");
 
-  tt.def("compile_object", &tt::python::compileObject, nb::arg("module"),
-         nb::arg("opt_level") = 2,
-         "A relocatable object (bytes) for the host CPU from a module in the "
-         "LLVM dialect, with a packed `_mlir_<fn>(void**)` wrapper for "
-         "each `_mlir_ciface_<fn>`.");
+  tt.def("compile_objects", &tt::python::compileObjects, nb::arg("module"),
+         nb::arg("opt_level") = 2, nb::arg("threads") = 1,
+         "Relocatable objects (a list of bytes) for the host CPU from a "
+         "module in the LLVM dialect, with a packed `_mlir_<fn>(void**)` "
+         "wrapper for each `_mlir_ciface_<fn>`; machine code for up to "
+         "`threads` parts of the module is generated in parallel.");
   tt.def("host_cpu", &tt::python::hostCPU,
          "The host CPU's name and enabled features.");
   nb::class_<tt::python::Library>(
       tt, "Library", "An object file loaded with LLVM's ORC JIT.")
-      .def(nb::init<nb::bytes, const std::vector<std::string> &>(),
-           nb::arg("object"), nb::arg("shared_libs"))
+      .def(nb::init<const std::vector<nb::bytes> &,
+                    const std::vector<std::string> &>(),
+           nb::arg("objects"), nb::arg("shared_libs"))
       .def("lookup", &tt::python::Library::lookup, nb::arg("name"),
            "The address of a symbol of the object.");
 

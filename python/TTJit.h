@@ -13,9 +13,11 @@
 
 namespace tt::python {
 
-/// A relocatable object for the host CPU from a module in the LLVM dialect,
-/// optimised at `optLevel` (0-3). Runs without the GIL.
-nanobind::bytes compileObject(MlirModule module, int optLevel);
+/// Relocatable objects for the host CPU from a module in the LLVM dialect,
+/// optimised at `optLevel` (0-3); parts of the module are optimised and
+/// compiled on `threads` threads. Runs without the GIL.
+std::vector<nanobind::bytes> compileObjects(MlirModule module, int optLevel,
+                                            unsigned threads);
 
 /// The host CPU's name and enabled features, e.g. "znver4 +avx2 +avx512f".
 std::string hostCPU();
@@ -25,7 +27,8 @@ std::string hostCPU();
 /// Library lives.
 class Library {
 public:
-  Library(nanobind::bytes object, const std::vector<std::string> &sharedLibs);
+  Library(const std::vector<nanobind::bytes> &objects,
+          const std::vector<std::string> &sharedLibs);
   ~Library();
   uintptr_t lookup(const std::string &name);
 

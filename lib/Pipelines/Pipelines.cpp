@@ -4,6 +4,7 @@
 
 #include "TinyTensor/Codegen/Passes.h"
 #include "TinyTensor/Conversion/Passes.h"
+#include "TinyTensor/Dialect/TT/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -15,10 +16,18 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <limits>
+
 using namespace mlir;
 
 void tt::buildTTOptimizePipeline(OpPassManager &pm,
                                  const OptimizeOptions &options) {
+  // First, before CSE can merge ops across the repeated calls. Without
+  // outlining, the scope attributes are dropped by the same pass.
+  tt::TTOutlineRepeatedScopesOptions outline;
+  if (!options.outline)
+    outline.minOps = std::numeric_limits<unsigned>::max();
+  pm.addPass(tt::createTTOutlineRepeatedScopes(outline));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tt::createConvertTTToLinalg());

@@ -98,11 +98,17 @@ class IRBuilder:
 
     def __init__(self, context: ir.Context):
         self.diagnostics = Diagnostics(context)
+        #: The `tt.scope` attribute of new ops (the source calls they are
+        #: traced in, see tracing.ScopeRecorder), or None.
+        self.scope = None
 
     def _build(self, name: str, fn, *args, **kwargs) -> ir.Value:
         with translate_errors(name, self.diagnostics):
             with user_location():
-                return fn(*args, **kwargs)
+                value = fn(*args, **kwargs)
+        if self.scope is not None:
+            value.owner.attributes["tt.scope"] = self.scope
+        return value
 
     # -- constants and casts -------------------------------------------------
     def constant(self, array: np.ndarray) -> ir.Value:

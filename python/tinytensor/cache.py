@@ -6,7 +6,7 @@ the entry point's name, the compiler (a fingerprint of TinyTensor's
 extension, which holds every pass and pipeline, and of the LLVM/MLIR
 libraries), the pipeline options (including TT_PIPELINE_OPTIONS), the LLVM
 optimisation level and the host CPU (name and features). It holds the
-object file, with a header that carries the payload's length and SHA-256:
+object files, with a header that carries the payload's length and SHA-256:
 an entry that is truncated or corrupt is detected, removed and compiled
 again, never loaded.
 
@@ -25,7 +25,7 @@ import hashlib
 import os
 import struct
 import tempfile
-from typing import Optional
+from typing import List, Optional, Sequence
 
 _MAGIC = b"TTOBJ001"
 _HEADER = struct.Struct("<8s32sQ")  # magic, sha256 of the payload, length
@@ -93,8 +93,8 @@ def _path(name: str) -> str:
     return os.path.join(directory(), name[:2], name + ".o")
 
 
-def load(name: str) -> Optional[bytes]:
-    """The object stored under `name`, or None when there is none or it is
+def load(name: str) -> Optional[List[bytes]]:
+    """The objects stored under `name`, or None when there is none or it is
     damaged (a damaged entry is removed)."""
     path = _path(name)
     try:
@@ -107,7 +107,9 @@ def load(name: str) -> Optional[bytes]:
         payload = data[_HEADER.size:]
         if magic == _MAGIC and length == len(payload) and \
                 hashlib.sha256(payload).digest() == checksum:
-            return payload
+            objects = _unpack(payload)
+            if objects is not None:
+                return objects
     try:
         os.remove(path)
     except OSError:
@@ -115,9 +117,32 @@ def load(name: str) -> Optional[bytes]:
     return None
 
 
-def store(name: str, payload: bytes) -> bool:
-    """Stores `payload` under `name`; False (and nothing written) when the
+def _pack(objects: Sequence[bytes]) -> bytes:
+    parts = [struct.pack("<Q", len(objects))]
+    parts += [struct.pack("<Q", len(o)) for o in objects]
+    return b"".join(parts + list(objects))
+
+
+def _unpack(payload: bytes) -> Optional[List[bytes]]:
+    try:
+        (count,) = struct.unpack_from("<Q", payload)
+        sizes = struct.unpack_from(f"<{count}Q", payload, 8)
+    except struct.error:
+        return None
+    offset = 8 * (count + 1)
+    if offset + sum(sizes) != len(payload):
+        return None
+    objects = []
+    for size in sizes:
+        objects.append(payload[offset:offset + size])
+        offset += size
+    return objects
+
+
+def store(name: str, objects: Sequence[bytes]) -> bool:
+    """Stores `objects` under `name`; False (and nothing written) when the
     directory cannot be written."""
+    payload = _pack(objects)
     path = _path(name)
     header = _HEADER.pack(_MAGIC, hashlib.sha256(payload).digest(),
                           len(payload))

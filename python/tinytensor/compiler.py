@@ -19,6 +19,8 @@ from ._mlir import ir, tt
 # TT_PIPELINE_OPTIONS="pack=false threads=1" to compare code generation
 # stages (see docs/architecture.md for the options).
 _EXTRA_OPTIONS = os.environ.get("TT_PIPELINE_OPTIONS", "").strip()
+# Options of tt-optimize, e.g. TT_OPTIMIZE_OPTIONS="outline-repeated=false".
+_OPTIMIZE_OPTIONS = os.environ.get("TT_OPTIMIZE_OPTIONS", "").strip()
 
 #: Where reproducers of compiler failures are written (TT_REPRODUCER_DIR,
 #: default: the system's temporary directory).
@@ -61,9 +63,13 @@ def run_pipeline(module: ir.Module, pipeline: str,
     try:
         times: List[Tuple[str, float]] = tt.run_pipeline(module, pipeline)
     except ValueError as e:
-        hint = (f" (TT_PIPELINE_OPTIONS={_EXTRA_OPTIONS!r} is added to "
-                "tt-lower-to-llvm; see docs/architecture.md for its options)"
-                if _EXTRA_OPTIONS else "")
+        hint = "".join(
+            f" ({var}={value!r} is added to {name}; see "
+            f"docs/architecture.md for its options)"
+            for var, value, name in (
+                ("TT_PIPELINE_OPTIONS", _EXTRA_OPTIONS, "tt-lower-to-llvm"),
+                ("TT_OPTIMIZE_OPTIONS", _OPTIMIZE_OPTIONS, "tt-optimize"))
+            if value)
         raise ValueError(f"invalid pipeline '{pipeline}'{hint}: "
                          f"{str(e).strip()}") from None
     except RuntimeError as e:
@@ -81,9 +87,17 @@ def run_pipeline(module: ir.Module, pipeline: str,
             timings[key] = timings.get(key, 0.0) + seconds
 
 
+def optimize_pipeline() -> str:
+    """The pipeline from tt to optimised linalg (with
+    TT_OPTIMIZE_OPTIONS)."""
+    if _OPTIMIZE_OPTIONS:
+        return f"tt-optimize{{{_OPTIMIZE_OPTIONS}}}"
+    return "tt-optimize"
+
+
 def optimize(module: ir.Module, timings=None) -> None:
     """tt -> optimised linalg on tensors."""
-    run_pipeline(module, "tt-optimize", timings)
+    run_pipeline(module, optimize_pipeline(), timings)
 
 
 def lowering_pipeline() -> str:

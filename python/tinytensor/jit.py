@@ -30,7 +30,8 @@ from . import cache, compiler, pytree, runtime
 from ._mlir import func, ir, new_context
 from .builder import dtype_of, user_location
 from .runtime import Executable
-from .tracing import Tracer, TraceContext, as_tracer, current_trace
+from .tracing import (ScopeRecorder, Tracer, TraceContext, as_tracer,
+                      current_trace)
 from .types import ARGUMENT_DTYPES, TensorType
 
 _ENTRY = "main"
@@ -204,12 +205,13 @@ class Compiled:
             entry = None
             if cache.enabled():
                 entry = cache.key("object", self.name, str(module),
+                                  compiler.optimize_pipeline(),
                                   compiler.lowering_pipeline(),
                                   str(runtime.OPT_LEVEL))
-                object_code = cache.load(entry)
+                objects = cache.load(entry)
             else:
-                object_code = None
-            self.cached = object_code is not None
+                objects = None
+            self.cached = objects is not None
             if self.cached:
                 self.timings["cache"] = clock() - start
             else:
@@ -221,11 +223,11 @@ class Compiled:
                 self._lowered = module
                 self.timings["tt-lower-to-llvm"] = clock() - start
                 start = clock()
-                object_code = runtime.compile_object(module)
+                objects = runtime.compile_objects(module)
                 if entry is not None:
-                    cache.store(entry, object_code)
+                    cache.store(entry, objects)
             self._executable = Executable(
-                object_code, self.name,
+                objects, self.name,
                 self.input_types + [TensorType.of(a, "captured array")
                                     for a in self._captured],
                 self.output_types)
@@ -277,7 +279,9 @@ class Compiled:
                 args = [Tracer(a) for a in block.arguments]
                 mapping = {id(a): trace.capture(a) for a in scope}
                 pargs, pkwargs = self._build(args)
-                out = _with_scope(fn, mapping)(*pargs, **pkwargs)
+                traced = _with_scope(fn, mapping)
+                with ScopeRecorder(trace.builder) as scopes:
+                    out = traced(*pargs, **pkwargs)
                 leaves, self._out_def = pytree.flatten(
                     out, "the result", _result_leaf, number_lists=False)
                 values = [t.value for _, t in leaves]
@@ -285,6 +289,9 @@ class Compiled:
         finally:
             trace.builder.diagnostics.detach()
         self._captured = list(trace.captured)
+        names = scopes.names_attribute()
+        if names is not None:
+            fop.attributes["tt.scope_names"] = names
         fop.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
             [a.type for a in block.arguments], [v.type for v in values]))
         self.output_types = [

@@ -58,14 +58,16 @@ if os.path.exists(_LIBMVEC):
 OPT_LEVEL = int(os.environ.get("TT_OPT_LEVEL", "2"))
 
 
-def compile_object(module: ir.Module) -> bytes:
-    """Object code for the host CPU from a module in the LLVM dialect."""
-    return tt.compile_object(module, OPT_LEVEL)
+def compile_objects(module: ir.Module) -> List[bytes]:
+    """Object code for the host CPU from a module in the LLVM dialect:
+    machine code for parts of the module is generated on NUM_THREADS
+    threads, one object each."""
+    return tt.compile_objects(module, OPT_LEVEL, NUM_THREADS)
 
 class Executable:
     """A compiled entry function, callable with NumPy arrays.
 
-    The object code (from `compile_object`, or the compile cache) is loaded
+    The object code (from `compile_objects`, or the compile cache) is loaded
     with LLVM's ORC JIT. Calls go through `Runner` (C++, in our extension):
     it reads the arrays' buffers, builds the memref descriptors and runs
     the compiled code without the GIL. Inputs of another dtype or layout
@@ -73,10 +75,10 @@ class Executable:
     passed without copying. Outputs are allocated here with NumPy.
     """
 
-    def __init__(self, object_code: bytes, name: str,
+    def __init__(self, objects: Sequence[bytes], name: str,
                  inputs: Sequence[TensorType], outputs: Sequence[TensorType]):
-        self.object_code = object_code
-        self._library = tt.Library(object_code, _SHARED_LIBS)
+        self.objects = list(objects)
+        self._library = tt.Library(self.objects, _SHARED_LIBS)
         # The packed wrapper of the C-interface function: it takes one array
         # holding the address of each argument, and each argument is a
         # pointer to a memref descriptor.

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import os
+import sys
 import threading
 from typing import Callable, Dict, List, Optional, Sequence
 
@@ -73,6 +75,70 @@ class TraceContext:
         array = np.asarray(value, dtype=dtype)
         check_dtype(array.dtype, "constant")
         return Tracer(self.builder.constant(array))
+
+
+_STDLIB_DIR = os.path.dirname(os.__file__)
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_MLIR_DIR = os.path.dirname(os.path.dirname(os.path.abspath(ir.__file__)))
+
+
+class ScopeRecorder:
+    """Records which source calls each traced op comes from, for
+    `tt-outline-repeated-scopes`: while tracing, a profile hook (this
+    thread's `sys.setprofile`) numbers every call of a user's Python
+    function, and new ops get a `tt.scope` attribute listing the calls they
+    are made in, outermost first. Calls inside TinyTensor, MLIR's bindings,
+    NumPy and the standard library, and comprehensions, are not scopes. Not installed
+    when another profiler is active (ops then have no scopes)."""
+
+    def __init__(self, builder):
+        self.builder = builder
+        self.names: List[str] = []
+        self._stack: List[tuple] = []
+        self._previous = None
+        self.active = False
+
+    def __enter__(self):
+        if sys.getprofile() is None:
+            sys.setprofile(self._event)
+            self.active = True
+        return self
+
+    def __exit__(self, *exc):
+        if self.active:
+            sys.setprofile(None)
+            self.active = False
+        self._stack.clear()
+        self.builder.scope = None
+
+    def _event(self, frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            filename = code.co_filename
+            if code.co_name.startswith("<") and code.co_name != "<lambda>":
+                return
+            if filename.startswith(_PACKAGE_DIR) or "numpy" in filename or \
+                    filename.startswith(_STDLIB_DIR) or \
+                    filename.startswith(_MLIR_DIR) or \
+                    filename.startswith("<"):
+                return
+            self.names.append(code.co_qualname)
+            self._stack.append((frame, len(self.names) - 1))
+            self._update()
+        elif event == "return" and self._stack:
+            if self._stack[-1][0] is frame:
+                self._stack.pop()
+                self._update()
+
+    def _update(self):
+        self.builder.scope = ir.DenseI64ArrayAttr.get(
+            [i for _, i in self._stack]) if self._stack else None
+
+    def names_attribute(self) -> Optional[ir.Attribute]:
+        """`tt.scope_names` for the traced function, None without scopes."""
+        if not self.names:
+            return None
+        return ir.ArrayAttr.get([ir.StringAttr.get(n) for n in self.names])
 
 
 def _ctx() -> TraceContext:

@@ -539,3 +539,61 @@ def test_cache_can_be_disabled(tmp_path):
     result = _run_cached(tmp_path, TT_CACHE="0")
     assert result["cached"] is False and result["ok"]
     assert _entries(tmp_path) == []
+
+
+# -- repeated calls compile once ------------------------------------------------------
+
+def _block(x, w, b):
+    h = np.tanh(x @ w + b)
+    h = h * 0.5 + x
+    mean = h.mean(axis=-1, keepdims=True)
+    return (h - mean) / np.sqrt(h.var(axis=-1, keepdims=True) + 1e-5)
+
+
+def _network(x, layers):
+    for w, b in layers:
+        x = _block(x, w, b)
+    return x.sum(axis=0)
+
+
+def test_repeated_calls_are_one_function(monkeypatch):
+    monkeypatch.setenv("TT_CACHE", "0")
+    layers = [(randn(8, 8), randn(8)) for _ in range(4)]
+    x = randn(5, 8)
+    f = jit(_network)
+    c = f.compile(x, layers)
+    text = str(c.optimized)
+    assert text.count("call @_block") == 4
+    assert text.count("func.func private @_block") == 1
+    assert "tt.scope" not in text
+    close(f(x, layers), _network(x, layers))
+    # The traced module records the calls (tt.scope) for the pass.
+    assert "tt.scope_names" in str(c.module)
+
+
+def test_outlining_can_be_switched_off(monkeypatch):
+    from tinytensor import compiler
+    monkeypatch.setenv("TT_CACHE", "0")
+    monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS",
+                        "outline-repeated=false")
+    layers = [(randn(8, 8), randn(8)) for _ in range(3)]
+    x = randn(5, 8)
+    f = jit(_network)
+    c = f.compile(x, layers)
+    assert "call @" not in str(c.optimized)
+    close(f(x, layers), _network(x, layers))
+
+
+def test_calls_that_differ_stay_separate(monkeypatch):
+    """Blocks of different dtypes (as the first GPT-2 block, float32 before
+    a float64 constant promotes) are not merged."""
+    monkeypatch.setenv("TT_CACHE", "0")
+    f64 = [(randn(8, 8, dtype=np.float64), randn(8, dtype=np.float64))
+           for _ in range(3)]
+    layers = [(randn(8, 8), randn(8))] + f64
+    x = randn(5, 8)
+    c = jit(_network).compile(x, layers)
+    # float32 block, then a float64 block casting its float32 input, then
+    # two float64 blocks: those two are one function.
+    assert str(c.optimized).count("call @_block") == 2
+    close(jit(_network)(x, layers), _network(x, layers), rtol=1e-6)

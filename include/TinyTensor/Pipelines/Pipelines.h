@@ -22,6 +22,12 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
                      "element-type conversions and transposes into "
                      "contractions"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> outline{
+      *this, "outline-repeated",
+      llvm::cl::desc("Compile repeated source calls once, as one function "
+                     "(tt-outline-repeated-scopes; needs the tracer's "
+                     "tt.scope attributes)"),
+      llvm::cl::init(true)};
 };
 
 /// Options of `tt-lower-to-llvm`.

@@ -10,5 +10,5 @@ InferTypeOpInterface, so builders take operands and attributes only::
 from ._tt_ops_gen import *  # noqa: F401,F403
 from ._tt_enum_gen import *  # noqa: F401,F403
 from .._mlir_libs._ttDialects.tt import (  # noqa: F401
-    Library, Runner, clone_module, compile_object, host_cpu, register_dialect,
+    Library, Runner, clone_module, compile_objects, host_cpu, register_dialect,
     register_passes, run_pipeline)

@@ -23,4 +23,34 @@ def TTInferShapes : Pass<"tt-infer-shapes", "ModuleOp"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def TTOutlineRepeatedScopes : Pass<"tt-outline-repeated-scopes",
+                                   "ModuleOp"> {
+  let summary = "Compile the ops of repeated calls of one source function "
+                "once, as a function that each call site calls";
+  let description = [{
+    A tracer marks each op with the source-level calls it was traced in: a
+    `tt.scope` attribute (`array<i64>`, outermost call first) whose ids
+    index the enclosing function's `tt.scope_names` (an array of strings,
+    the called functions' names). TinyTensor's NumPy tracer does this for
+    every Python function the traced code calls.
+
+    The ops of one call form a range in the function body. Ranges of calls
+    of the same name that are structurally identical (the same ops, with
+    the same attributes and types, consuming values from outside the range
+    in the same order, and producing the values used after it from the
+    same ops) are outlined: the first becomes a private function taking
+    the outside values as arguments and returning the used values, and
+    every range is replaced by a `func.call` of it. The largest ranges are
+    outlined first; ranges inside an outlined one are left in it, and
+    ranges of fewer than `min-ops` ops stay inline (a call is a fusion
+    boundary). The twelve transformer blocks of GPT-2 then compile once.
+    Finally the `tt.scope` and `tt.scope_names` attributes are removed.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "unsigned", /*default=*/"8",
+           "Outline only ranges of at least this many ops">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // TINYTENSOR_DIALECT_TT_PASSES_TD

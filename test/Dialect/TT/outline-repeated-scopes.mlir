@@ -1,0 +1,84 @@
+// RUN: tiny-opt %s --split-input-file --tt-outline-repeated-scopes="min-ops=2" | FileCheck %s
+// RUN: tiny-opt %s --split-input-file --tt-outline-repeated-scopes | FileCheck %s --check-prefix=DEFAULT
+
+// Two calls of `block` (scopes 1 and 2) with the same ops on different
+// weights become two calls of one private function; the outer scope 0 is
+// a single call and stays inline. The attributes are removed.
+// CHECK-LABEL: func.func private @block
+// CHECK-SAME:    (%[[I:.*]]: tensor<4x8xf32>, %[[W:.*]]: tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[M:.*]] = tt.matmul %[[I]], %[[W]]
+// CHECK:         %[[T:.*]] = tt.tanh %[[M]]
+// CHECK:         return %[[T]]
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x8xf32>, %[[W1:.*]]: tensor<8x8xf32>, %[[W2:.*]]: tensor<8x8xf32>)
+// CHECK:         %[[A:.*]] = call @block(%[[X]], %[[W1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[B:.*]] = call @block(%[[A]], %[[W2]])
+// CHECK:         %[[R:.*]] = tt.neg %[[B]]
+// CHECK:         return %[[R]]
+// CHECK-NOT:     tt.scope
+// DEFAULT-LABEL: func.func @main
+// DEFAULT-NOT:   call
+// DEFAULT-NOT:   tt.scope
+func.func @main(%x: tensor<4x8xf32>, %w1: tensor<8x8xf32>, %w2: tensor<8x8xf32>) -> tensor<4x8xf32>
+    attributes {tt.scope_names = ["gpt", "block", "block"]} {
+  %0 = tt.matmul %x, %w1 {tt.scope = array<i64: 0, 1>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %1 = tt.tanh %0 {tt.scope = array<i64: 0, 1>} : tensor<4x8xf32>
+  %2 = tt.matmul %1, %w2 {tt.scope = array<i64: 0, 2>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %3 = tt.tanh %2 {tt.scope = array<i64: 0, 2>} : tensor<4x8xf32>
+  %4 = tt.neg %3 {tt.scope = array<i64: 0>} : tensor<4x8xf32>
+  return %4 : tensor<4x8xf32>
+}
+
+// -----
+
+// Calls that differ (an attribute, a type, or which outside value feeds
+// which operand) are not merged: one function per equivalence class, and a
+// class of one stays inline. A function name already taken is renamed.
+// CHECK-LABEL: func.func private @f(
+// CHECK-LABEL: func.func private @f_0
+// CHECK:         tt.sum %{{.*}} axes = [0]
+// CHECK:         tt.exp
+// CHECK-LABEL: func.func @differ
+// CHECK-SAME:    (%[[X:.*]]: tensor<3x3xf32>, %[[Y:.*]]: tensor<3x3xf32>)
+// CHECK:         %[[S1:.*]] = call @f_0(%[[X]])
+// CHECK:         %[[S2:.*]] = call @f_0(%[[Y]])
+// CHECK:         tt.sum %[[X]] axes = [1]
+// CHECK:         tt.exp
+// CHECK:         tt.sub %[[S2]], %[[S1]]
+// CHECK:         tt.exp
+// CHECK:         return
+func.func private @f(%a: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  return %a : tensor<3x3xf32>
+}
+func.func @differ(%x: tensor<3x3xf32>, %y: tensor<3x3xf32>) -> tensor<3xf32>
+    attributes {tt.scope_names = ["f", "f", "f", "f"]} {
+  %0 = tt.sum %x axes = [0] {tt.scope = array<i64: 0>} : tensor<3x3xf32> -> tensor<3xf32>
+  %1 = tt.exp %0 {tt.scope = array<i64: 0>} : tensor<3xf32>
+  %2 = tt.sum %y axes = [0] {tt.scope = array<i64: 1>} : tensor<3x3xf32> -> tensor<3xf32>
+  %3 = tt.exp %2 {tt.scope = array<i64: 1>} : tensor<3xf32>
+  %4 = tt.sum %x axes = [1] {tt.scope = array<i64: 2>} : tensor<3x3xf32> -> tensor<3xf32>
+  %5 = tt.exp %4 {tt.scope = array<i64: 2>} : tensor<3xf32>
+  %6 = tt.sub %3, %1 {tt.scope = array<i64: 3>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %7 = tt.exp %6 {tt.scope = array<i64: 3>} : tensor<3xf32>
+  %8 = tt.add %5, %7 : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %8 : tensor<3xf32>
+}
+
+// -----
+
+// A scope whose ops are not contiguous is left alone; so are ids outside
+// tt.scope_names.
+// CHECK-LABEL: func.func @gaps
+// CHECK-NOT:     call
+// CHECK:         return
+func.func @gaps(%x: tensor<3xf32>) -> tensor<3xf32>
+    attributes {tt.scope_names = ["g", "g"]} {
+  %0 = tt.exp %x {tt.scope = array<i64: 0>} : tensor<3xf32>
+  %1 = tt.neg %0 : tensor<3xf32>
+  %2 = tt.exp %1 {tt.scope = array<i64: 0>} : tensor<3xf32>
+  %3 = tt.exp %2 {tt.scope = array<i64: 1>} : tensor<3xf32>
+  %4 = tt.neg %3 {tt.scope = array<i64: 1>} : tensor<3xf32>
+  %5 = tt.exp %4 {tt.scope = array<i64: 7>} : tensor<3xf32>
+  %6 = tt.neg %5 {tt.scope = array<i64: 7>} : tensor<3xf32>
+  return %6 : tensor<3xf32>
+}
