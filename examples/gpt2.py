@@ -120,7 +120,13 @@ def main():
     ids = np.random.default_rng(1).integers(
         0, config["n_vocab"], args.tokens).astype(np.int32)
 
-    compiled = jit(lambda ids: gpt2(ids, **params, n_head=n_head))
+    # The same call as NumPy's: params (nested dicts and lists of arrays)
+    # are arguments, n_head (an int) is static.
+    compiled_gpt2 = jit(gpt2)
+
+    def compiled(ids):
+        return compiled_gpt2(ids, **params, n_head=n_head)
+
     start = time.perf_counter()
     logits = compiled(ids)
     compile_s = time.perf_counter() - start

@@ -161,6 +161,16 @@ class IRBuilder:
         return self._build(name, fn, value, ir.DenseI64ArrayAttr.get(
             list(axes)), keepdims=bool(keepdims) or None, **kwargs)
 
+    def arg_reduce(self, name: str, value, axis: int, keepdims: bool):
+        fn = getattr(tt, name)
+        return self._build(name, fn, value, ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(64), int(axis)),
+            keepdims=bool(keepdims) or None)
+
+    def cumsum(self, value, axis: int):
+        return self._build("cumsum", tt.cumsum, value, ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(64), int(axis)))
+
     def matmul(self, lhs, rhs) -> ir.Value:
         return self._build("matmul", tt.matmul, lhs, rhs)
 

@@ -21,7 +21,7 @@ import threading
 import time
 import types
 import warnings
-from collections import OrderedDict
+from collections import OrderedDict, namedtuple
 from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -230,7 +230,7 @@ class Compiled:
                 objects, self.name,
                 self.input_types + [TensorType.of(a, "captured array")
                                     for a in self._captured],
-                self.output_types)
+                self._result_types)
             if not self.cached:
                 self.timings["llvm"] = clock() - start
         self._context = context
@@ -246,7 +246,7 @@ class Compiled:
                           for i, a in zip(self._scope_slots, self._captured)]
         # The common case runs without the general result handling: no
         # captured arrays, no 0-d results.
-        self._plain = (not self._captured and
+        self._plain = (not self._captured and not self._index_checks and
                        all(t.shape for t in self.output_types))
         self._out_fast = self._out_def.builder()
 
@@ -274,6 +274,7 @@ class Compiled:
             fop = func.FuncOp(self.name, ftype)
             block = fop.add_entry_block()
         trace = TraceContext(context, block)
+        trace.check_indices = getattr(self._owner, "check_indices", True)
         try:
             with trace, ir.InsertionPoint(block):
                 args = [Tracer(a) for a in block.arguments]
@@ -285,6 +286,12 @@ class Compiled:
                 leaves, self._out_def = pytree.flatten(
                     out, "the result", _result_leaf, number_lists=False)
                 values = [t.value for _, t in leaves]
+                # Index checks: the largest and smallest index of each
+                # checked gather, as extra results (see _check_indices).
+                self._index_checks = [(n, axis) for _, _, n, axis in
+                                      trace.index_checks]
+                for hi, lo, _, _ in trace.index_checks:
+                    values += [hi.value, lo.value]
                 func.ReturnOp(values, loc=user_location())
         finally:
             trace.builder.diagnostics.detach()
@@ -294,9 +301,11 @@ class Compiled:
             fop.attributes["tt.scope_names"] = names
         fop.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
             [a.type for a in block.arguments], [v.type for v in values]))
-        self.output_types = [
-            TensorType(tuple(ir.RankedTensorType(v.type).shape), dtype_of(v))
-            for v in values]
+        types_ = [TensorType(tuple(ir.RankedTensorType(v.type).shape),
+                             dtype_of(v)) for v in values]
+        #: The results' types (without the index checks' extra results).
+        self.output_types = types_[:len(types_) - 2 * len(self._index_checks)]
+        self._result_types = types_
         if not module.operation.verify():
             raise compiler.CompilationError("traced module does not verify")
 
@@ -316,6 +325,11 @@ class Compiled:
                             "jit function to get a new specialisation")
         return self._run(call.arrays, scope)
 
+    def _check_indices(self, bounds) -> None:
+        """Raises IndexError when a traced index was out of bounds (the
+        compiled gather clamped it)."""
+        _index_error(self._index_checks, bounds)
+
     def _run(self, args, scope):
         """Runs with the captured arrays as found in `scope` now (of the
         types this specialisation was compiled for)."""
@@ -333,8 +347,20 @@ class Compiled:
                     "Compiled object) to get a new specialisation")
             captured.append(a)
         results = self._executable(list(args) + captured)
+        if self._index_checks:
+            count = 2 * len(self._index_checks)
+            self._check_indices(results[-count:])
+            results = results[:-count]
         results = [r[()] if r.ndim == 0 else r for r in results]
         return self._out_def.build(results)
+
+
+def _index_error(checks, bounds) -> None:
+    for (n, axis), hi, lo in zip(checks, bounds[0::2], bounds[1::2]):
+        if hi >= n or lo < -n:
+            bad = int(hi) if hi >= n else int(lo)
+            raise IndexError(f"index {bad} is out of bounds for axis {axis} "
+                             f"with size {n}")
 
 
 def _result_leaf(value, label):
@@ -344,6 +370,9 @@ def _result_leaf(value, label):
     if isinstance(value, (Tracer, np.ndarray, np.generic)):
         return as_tracer(value)
     return None
+
+
+CacheInfo = namedtuple("CacheInfo", "hits misses maxsize currsize")
 
 
 class RecompilationWarning(UserWarning):
@@ -370,7 +399,8 @@ class JitFunction:
     """
 
     def __init__(self, fn, *, static_argnums=(), static_argnames=(),
-                 name: str = _ENTRY, cache_size: int = DEFAULT_CACHE_SIZE):
+                 name: str = _ENTRY, cache_size: int = DEFAULT_CACHE_SIZE,
+                 check_indices: bool = True):
         if not callable(fn):
             raise TypeError(f"jit expects a function, got {type(fn).__name__}")
         if not isinstance(cache_size, int) or cache_size < 1:
@@ -380,6 +410,8 @@ class JitFunction:
         self.fn = fn
         self.name = name
         self.cache_size = cache_size
+        #: Traced gather indices are bounds-checked at every call.
+        self.check_indices = bool(check_indices)
         self._signature = inspect.signature(fn)
         params = list(self._signature.parameters.values())
         if isinstance(static_argnums, int):
@@ -415,6 +447,7 @@ class JitFunction:
         self._lock = threading.Lock()
         self._history: List[tuple] = []
         self._warned = False
+        self._hits = self._misses = 0
 
     # -- arguments -----------------------------------------------------------
     def _arguments(self, args, kwargs) -> _Arguments:
@@ -517,6 +550,7 @@ class JitFunction:
             types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
             compiled = Compiled(self.fn, self._builder(call), types_, scope,
                                 self.name, owner=self, key=key)
+            self._misses += 1
             self._cache[key] = compiled
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
@@ -565,6 +599,7 @@ class JitFunction:
                        if scope else ())
                 compiled = self._cache.get(key)
                 if compiled is not None:
+                    self._hits += 1
                     self._touch(key)
                     return compiled._run(args, scope)
         call = self._arguments(args, kwargs)
@@ -574,8 +609,17 @@ class JitFunction:
         if compiled is None:
             compiled = self._lookup(call, scope)
         else:
+            self._hits += 1
             self._touch(key)
         return compiled._run(call.arrays, scope)
+
+    def cache_info(self) -> "CacheInfo":
+        """Calls that found their specialisation (hits), specialisations
+        compiled (misses, including ones read from the disk cache), the
+        bound (maxsize) and how many are kept (currsize), as
+        functools.lru_cache reports."""
+        return CacheInfo(self._hits, self._misses, self.cache_size,
+                         len(self._cache))
 
     def _touch(self, key) -> None:
         """Marks a specialisation as recently used (for the LRU bound)."""
@@ -600,7 +644,7 @@ _ARGUMENT_DTYPES = frozenset(np.dtype(d) for d in ARGUMENT_DTYPES)
 
 
 def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
-        cache_size=DEFAULT_CACHE_SIZE):
+        cache_size=DEFAULT_CACHE_SIZE, check_indices=True):
     """Compiles a NumPy function on first call per argument types:
     `jit(f)`, `@jit`, or `@jit(static_argnames=("n_head",))`.
 
@@ -608,11 +652,15 @@ def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
     are static wherever they appear; `static_argnums` / `static_argnames`
     make whole arguments static (as in JAX). `cache_size` bounds the
     specialisations kept (least recently used ones are dropped).
+    `check_indices=False` drops the run-time bounds check of traced
+    integer-array indices (two reductions over the indices per gather);
+    out-of-range indices are then clamped instead of raising IndexError.
     """
     def wrap(f):
         return JitFunction(f, static_argnums=static_argnums,
                            static_argnames=static_argnames, name=name,
-                           cache_size=cache_size)
+                           cache_size=cache_size,
+                           check_indices=check_indices)
     if fn is None:
         return wrap
     return wrap(fn)

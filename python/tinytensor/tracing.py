@@ -47,6 +47,10 @@ class TraceContext:
         self.builder = IRBuilder(context)
         self.captured: List[np.ndarray] = []
         self._captured_ids: Dict[int, "Tracer"] = {}
+        #: Whether traced indices are bounds-checked at run time.
+        self.check_indices = True
+        #: (max, min, size, axis) of each checked gather's indices.
+        self.index_checks: List[tuple] = []
 
     def __enter__(self) -> "TraceContext":
         self._previous = current_trace()
@@ -70,6 +74,18 @@ class TraceContext:
             self.captured.append(array)
             self._captured_ids[key] = Tracer(arg)
         return self._captured_ids[key]
+
+    def check_index(self, ids: "Tracer", n: int, axis: int) -> None:
+        """Records a bounds check of traced indices into an axis of size
+        `n`: their largest and smallest values become extra results of the
+        compiled function, checked after each call (IndexError)."""
+        if not self.check_indices:
+            return
+        hi = Tracer(self.builder.reduce("reduce_max", ids.value,
+                                        tuple(range(ids.ndim)), False))
+        lo = Tracer(self.builder.reduce("reduce_min", ids.value,
+                                        tuple(range(ids.ndim)), False))
+        self.index_checks.append((hi, lo, n, axis))
 
     def constant(self, value, dtype=None) -> "Tracer":
         array = np.asarray(value, dtype=dtype)
@@ -185,7 +201,12 @@ _BINARY = {
     np.greater: ("gt", "compare"), np.greater_equal: ("ge", "compare"),
 }
 _UNARY = {np.negative: "neg", np.exp: "exp", np.log: "log", np.tanh: "tanh",
-          np.sqrt: "sqrt", np.absolute: "abs", np.positive: None}
+          np.sqrt: "sqrt", np.absolute: "abs", np.positive: None,
+          np.sin: "sin", np.cos: "cos", np.floor: "floor", np.ceil: "ceil",
+          np.rint: "round", np.log1p: "log1p", np.expm1: "expm1",
+          np.exp2: "exp2", np.log2: "log2"}
+# Unary ufuncs built from other ops (see Tracer._composite_unary).
+_COMPOSITE_UNARY = (np.square, np.reciprocal, np.sign)
 
 _HANDLED_FUNCTIONS: Dict[Callable, Callable] = {}
 
@@ -274,7 +295,25 @@ class Tracer:
             return x
         dtype = result_dtype(ufunc, x)
         check_dtype(dtype, f"the result of np.{ufunc.__name__}")
+        if dtype.kind != "f" and name in ("floor", "ceil"):
+            return x.astype(dtype)  # integers are their own floor (NumPy 2)
         return Tracer(_ctx().builder.unary(name, x.astype(dtype).value))
+
+    def _composite_unary(self, ufunc, x) -> "Tracer":
+        x = as_tracer(x)
+        dtype = result_dtype(ufunc, x)
+        check_dtype(dtype, f"the result of np.{ufunc.__name__}")
+        x = x.astype(dtype)
+        if ufunc is np.square:
+            return x * x
+        if ufunc is np.reciprocal:
+            return as_tracer(1, dtype) / x if dtype.kind == "f" else \
+                Tracer(_ctx().builder.binary(
+                    "div", as_tracer(np.ones((), dtype)).value, x.value))
+        # np.sign: -1, 0 or 1; NaN stays NaN, -0.0 gives 0.0.
+        one, zero = np.ones((), dtype), np.zeros((), dtype)
+        inner = _where(x < zero, -one, _where(x == x, zero, x))
+        return _where(x > zero, one, inner)
 
     def _erf(self) -> "Tracer":
         x = self if self.dtype.kind == "f" else self.astype(np.float64)
@@ -290,6 +329,8 @@ class Tracer:
             return self._binary(ufunc, *inputs)
         if ufunc in _UNARY and len(inputs) == 1:
             return self._unary(ufunc, *inputs)
+        if ufunc in _COMPOSITE_UNARY and len(inputs) == 1:
+            return self._composite_unary(ufunc, *inputs)
         if ufunc is np.matmul and len(inputs) == 2:
             return _matmul(*inputs)
         return NotImplemented
@@ -349,6 +390,42 @@ class Tracer:
     def max(self, axis=None, keepdims=False):
         return _max(self, axis=axis, keepdims=keepdims)
 
+    def min(self, axis=None, keepdims=False):
+        return _min(self, axis=axis, keepdims=keepdims)
+
+    def std(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        return _std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def prod(self, axis=None, dtype=None, keepdims=False):
+        return _prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def argmax(self, axis=None, keepdims=False):
+        return _argmax(self, axis=axis, keepdims=keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        return _argmin(self, axis=axis, keepdims=keepdims)
+
+    def cumsum(self, axis=None, dtype=None):
+        return _cumsum(self, axis=axis, dtype=dtype)
+
+    def any(self, axis=None, keepdims=False):
+        return _any(self, axis=axis, keepdims=keepdims)
+
+    def all(self, axis=None, keepdims=False):
+        return _all(self, axis=axis, keepdims=keepdims)
+
+    def clip(self, min=None, max=None):
+        return _clip(self, min, max)
+
+    def round(self, decimals=0):
+        return _round(self, decimals)
+
+    def dot(self, other):
+        return _dot(self, other)
+
+    def take(self, indices, axis=None):
+        return _take(self, indices, axis)
+
     def flatten(self) -> "Tracer":
         return self.reshape(-1)
 
@@ -398,6 +475,111 @@ def _max(a, axis=None, out=None, keepdims=False, **kwargs):
     return _reduce("reduce_max", a, axis, keepdims)
 
 
+@implements(np.min, np.amin)
+def _min(a, axis=None, out=None, keepdims=False, **kwargs):
+    return _reduce("reduce_min", a, axis, keepdims)
+
+
+def _integer_accumulation(name, a, dtype):
+    """The accumulation dtype NumPy uses for np.`name` (int64 for int32 and
+    bool, which TinyTensor does not have: a TypeError asks for a dtype)."""
+    target = np.dtype(dtype) if dtype is not None else \
+        result_dtype(getattr(np, name), a)
+    if target == np.int64 and a.dtype in (np.int32, np.bool_):
+        raise TypeError(f"np.{name} of an int32/bool array is int64 in "
+                        f"NumPy, which TinyTensor does not support; pass "
+                        f"dtype=np.int32 or np.float32/64")
+    return check_dtype(target, f"the result of np.{name}")
+
+
+@implements(np.prod)
+def _prod(a, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
+    a = as_tracer(a)
+    target = _integer_accumulation("prod", a, dtype)
+    return _reduce("prod", a.astype(target), axis, keepdims)
+
+
+def _arg_reduction(name, a, axis, keepdims):
+    """argmax/argmin; the indices are int32 (NumPy: int64)."""
+    a = as_tracer(a)
+    if a.dtype == np.bool_:
+        a = a.astype(np.int32)
+    if axis is None:
+        flat = a.reshape(-1)
+        out = Tracer(_ctx().builder.arg_reduce(name, flat.value, 0, False))
+        return out.reshape((1,) * a.ndim) if keepdims else out
+    axis = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    return Tracer(_ctx().builder.arg_reduce(name, a.value, axis, keepdims))
+
+
+@implements(np.argmax)
+def _argmax(a, axis=None, out=None, keepdims=False):
+    return _arg_reduction("argmax", a, axis, keepdims)
+
+
+@implements(np.argmin)
+def _argmin(a, axis=None, out=None, keepdims=False):
+    return _arg_reduction("argmin", a, axis, keepdims)
+
+
+@implements(np.cumsum)
+def _cumsum(a, axis=None, dtype=None, out=None):
+    a = as_tracer(a)
+    target = _integer_accumulation("cumsum", a, dtype)
+    a = a.astype(target)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    axis = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    return Tracer(_ctx().builder.cumsum(a.value, axis))
+
+
+def _truth(a) -> Tracer:
+    a = as_tracer(a)
+    return (a if a.dtype != np.bool_ else a.astype(np.int32)) != 0
+
+
+@implements(np.any)
+def _any(a, axis=None, out=None, keepdims=False, **kwargs):
+    return _reduce("reduce_max", _truth(a).astype(np.int32), axis,
+                   keepdims) != 0
+
+
+@implements(np.all)
+def _all(a, axis=None, out=None, keepdims=False, **kwargs):
+    return _reduce("reduce_min", _truth(a).astype(np.int32), axis,
+                   keepdims) != 0
+
+
+@implements(np.clip)
+def _clip(a, a_min=None, a_max=None, out=None, **kwargs):
+    a_min = kwargs.pop("min", a_min)
+    a_max = kwargs.pop("max", a_max)
+    if a_min is None and a_max is None:
+        raise ValueError("One of max or min must be given")
+    x = as_tracer(a)
+    if a_min is not None:
+        x = np.maximum(x, a_min)
+    if a_max is not None:
+        x = np.minimum(x, a_max)
+    return x
+
+
+@implements(np.round, np.around)
+def _round(a, decimals=0, out=None):
+    a = as_tracer(a)
+    if a.dtype.kind != "f":
+        if decimals >= 0:
+            return a
+        raise NotImplementedError("np.round of integers with negative "
+                                  "decimals cannot be traced")
+    if decimals == 0:
+        return np.rint(a)
+    # NumPy's own method: rint(x * 10**d) / 10**d.
+    scale = 10.0 ** decimals if decimals > 0 else 10.0 ** -decimals
+    if decimals > 0:
+        return np.rint(a * a.dtype.type(scale)) / a.dtype.type(scale)
+    return np.rint(a / a.dtype.type(scale)) * a.dtype.type(scale)
+
 def _float_input(a, dtype):
     a = as_tracer(a)
     target = np.dtype(dtype) if dtype is not None else (
@@ -408,6 +590,13 @@ def _float_input(a, dtype):
 @implements(np.mean)
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
     return _reduce("mean", _float_input(a, dtype), axis, keepdims)
+
+
+@implements(np.std)
+def _std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False,
+         **kwargs):
+    return np.sqrt(_var(a, axis=axis, dtype=dtype, ddof=ddof,
+                        keepdims=keepdims))
 
 
 @implements(np.var)
@@ -598,50 +787,77 @@ def _shape(a):
 
 # -- indexing -------------------------------------------------------------------
 
-def _index_array(key, n: int):
-    """Integer-array indices as a traced int32 value (for gathers)."""
+def _is_index_array(k) -> bool:
+    return isinstance(k, (Tracer, list, np.ndarray, range))
+
+
+def _index_array(key, n: int, axis: int = 0) -> Tracer:
+    """Integer-array indices into an axis of size `n`, as a traced int32
+    value with negative indices wrapped. Concrete indices are checked now;
+    traced ones at every call (an IndexError from the compiled code) unless
+    the trace's index checks are off."""
     if isinstance(key, Tracer):
         if key.dtype.kind not in "iu":
             raise IndexError("arrays used as indices must be of integer type")
-        return key.astype(np.int32)
+        ids = key.astype(np.int32)
+        _ctx().check_index(ids, n, axis)
+        return _where(ids < 0, ids + np.int32(n), ids)
     array = np.asarray(key)
+    if array.dtype == np.bool_:
+        raise IndexError("boolean masks cannot be traced (the result's "
+                         "shape depends on the data); use np.where")
     if array.dtype.kind not in "iu":
         raise IndexError("arrays used as indices must be of integer (or "
-                         "boolean) type; boolean masks cannot be traced")
+                         "boolean) type")
     if array.size and (array.max() >= n or array.min() < -n):
         bad = array.max() if array.max() >= n else array.min()
-        raise IndexError(f"index {bad} is out of bounds for axis 0 with "
-                         f"size {n}")
-    return _ctx().constant(array.astype(np.int32))
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} "
+                         f"with size {n}")
+    return _ctx().constant(np.where(array < 0, array + n, array)
+                           .astype(np.int32))
+
+
+def _take_axis(x: Tracer, ids: Tracer, axis: int) -> Tracer:
+    """x indexed along `axis` by (normalised) int32 `ids`: the ids' shape
+    replaces that axis."""
+    if axis == 0:
+        return Tracer(_ctx().builder.gather(x.value, ids.value))
+    perm = [axis] + [d for d in range(x.ndim) if d != axis]
+    gathered = Tracer(_ctx().builder.gather(_transpose(x, perm).value,
+                                            ids.value))
+    # [ids..., the other axes in order] -> ids' dimensions at `axis`.
+    k = ids.ndim
+    rest = list(range(k, gathered.ndim))
+    return _transpose(gathered, rest[:axis] + list(range(k)) + rest[axis:])
+
+
+@implements(np.take)
+def _take(a, indices, axis=None, out=None, mode="raise"):
+    if mode != "raise":
+        raise NotImplementedError("np.take(mode='wrap'/'clip') cannot be "
+                                  "traced")
+    a = as_tracer(a)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    axis = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    return _take_axis(a, _index_array(indices, a.shape[axis], axis), axis)
 
 
 def _getitem(x: Tracer, key) -> Tracer:
     if not isinstance(key, tuple):
         key = (key,)
-    # Integer-array (fancy) indexing: only as the first index (table[ids]).
-    if key and (isinstance(key[0], (Tracer, list, np.ndarray)) or
-                isinstance(key[0], range)):
-        first = key[0]
-        if isinstance(first, range) and first.step > 0 and len(first) and \
-                0 <= first.start and first.stop <= x.shape[0]:
-            first = slice(first.start, first.stop, first.step)
-            return _getitem(x, (first,) + key[1:])
-        if isinstance(first, range):
-            first = list(first)
-        ids = _index_array(first, x.shape[0])
-        gathered = Tracer(_ctx().builder.gather(x.value, ids.value))
-        if len(key) == 1:
-            return gathered
-        rest = (slice(None),) * ids.ndim + key[1:]
-        return _getitem(gathered, rest)
-    for k in key[1:]:
-        if isinstance(k, (Tracer, list, np.ndarray, range)):
-            raise NotImplementedError(
-                "integer-array indexing is supported only on the first axis "
-                "(table[ids])")
+    if any(k is not None and not isinstance(k, (numbers.Integral, np.integer,
+                                                slice, type(Ellipsis)))
+           and not _is_index_array(k) for k in key):
+        bad = next(k for k in key if k is not None and not isinstance(
+            k, (numbers.Integral, np.integer, slice, type(Ellipsis)))
+            and not _is_index_array(k))
+        raise TypeError(f"unsupported index {bad!r} of type "
+                        f"{type(bad).__name__}")
 
     # Expand the Ellipsis and count the dimensions that are indexed.
-    consumed = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    consumed = builtins.sum(1 for k in key
+                            if k is not None and k is not Ellipsis)
     if consumed > x.ndim:
         raise IndexError(f"too many indices for array: array is "
                          f"{x.ndim}-dimensional, but {consumed} were indexed")
@@ -655,8 +871,26 @@ def _getitem(x: Tracer, key) -> Tracer:
             expanded.append(k)
     expanded.extend([slice(None)] * (x.ndim - builtins.sum(
         1 for k in expanded if k is not None)))
+    # A range is a slice where it can be one (no constant, no gather).
+    dim = 0
+    for i, k in enumerate(expanded):
+        if isinstance(k, range):
+            n = x.shape[dim]
+            if k.step > 0 and len(k) and 0 <= k.start and k.stop <= n:
+                expanded[i] = slice(k.start, k.stop, k.step)
+            else:
+                expanded[i] = list(k)
+        if k is not None:
+            dim += 1
+    if any(_is_index_array(k) for k in expanded):
+        return _advanced_index(x, expanded)
+    return _basic_index(x, expanded)
 
+
+def _basic_index(x: Tracer, expanded) -> Tracer:
+    """Integers, slices (any step) and None."""
     starts, sizes, strides, out_shape = [], [], [], []
+    reversed_axes = []
     dim = 0
     for k in expanded:
         if k is None:
@@ -669,25 +903,290 @@ def _getitem(x: Tracer, key) -> Tracer:
                 raise IndexError(f"index {i} is out of bounds for axis {dim} "
                                  f"with size {n}")
             starts.append(i % n); sizes.append(1); strides.append(1)
-        elif isinstance(k, slice):
+        else:
             start, stop, step = k.indices(n)
-            if step < 0:
-                raise NotImplementedError(
-                    "slices with a negative step cannot be traced yet")
             count = len(range(start, stop, step))
             if count == 0:
                 raise ValueError(f"slice {k} selects no elements of axis "
                                  f"{dim}; empty arrays cannot be traced")
-            starts.append(start if count else 0); sizes.append(count)
-            strides.append(step)
+            if step < 0:
+                # The same elements in ascending order, then reversed.
+                start, step = start + (count - 1) * step, -step
+                reversed_axes.append(len(sizes))
+            starts.append(start); sizes.append(count); strides.append(step)
             out_shape.append(count)
-        else:
-            raise TypeError(f"unsupported index {k!r} of type "
-                            f"{type(k).__name__}")
         dim += 1
     value = x
     if starts != [0] * x.ndim or sizes != list(x.shape) or \
             strides != [1] * x.ndim:
         value = Tracer(_ctx().builder.slice(x.value, starts, sizes, strides))
+    for axis in reversed_axes:
+        n = value.shape[axis]
+        ids = _ctx().constant(np.arange(n - 1, -1, -1, dtype=np.int32))
+        value = _take_axis(value, ids, axis)
     return value.reshape(out_shape) if tuple(out_shape) != value.shape \
         else value
+
+
+def _advanced_index(x: Tracer, expanded) -> Tracer:
+    """NumPy's advanced indexing: integer arrays (and integers, which then
+    count as arrays) broadcast together; their dimensions replace the
+    indexed axes where those are adjacent, else go first."""
+    if any(k is None for k in expanded):
+        raise NotImplementedError("None (np.newaxis) combined with "
+                                  "integer-array indices cannot be traced")
+    # Slices first, in place (every axis stays).
+    basic = [k if isinstance(k, slice) else slice(None) for k in expanded]
+    y = _basic_index(x, basic)
+    positions = [d for d, k in enumerate(expanded) if not isinstance(k, slice)]
+    ids = [_index_array(expanded[d] if not isinstance(
+        expanded[d], (numbers.Integral, np.integer)) else np.asarray(
+            expanded[d]), y.shape[d], d) for d in positions]
+    try:
+        shape = np.broadcast_shapes(*[i.shape for i in ids])
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be "
+                         "broadcast together with shapes " +
+                         " ".join(str(i.shape) for i in ids)) from None
+    rest = [d for d in range(y.ndim) if d not in positions]
+    if len(positions) == 1:
+        linear = ids[0]
+    else:
+        # The indexed axes as one (row-major), indexed by the linear index.
+        linear, stride = None, 1
+        for d, i in reversed(list(zip(positions, ids))):
+            term = i * np.int32(stride) if stride != 1 else i
+            linear = term if linear is None else linear + term
+            stride *= y.shape[d]
+    linear = np.broadcast_to(linear, shape) if linear.shape != shape \
+        else linear
+    if not shape:
+        linear = linear.reshape(1)
+    flat = _transpose(y, positions + rest).reshape(
+        [-1] + [y.shape[d] for d in rest])
+    out = Tracer(_ctx().builder.gather(flat.value, linear.value))
+    if not shape:
+        out = out.reshape([y.shape[d] for d in rest])
+    adjacent = positions == list(range(positions[0],
+                                       positions[0] + len(positions)))
+    if adjacent and positions[0] > 0:
+        k, first = len(shape), positions[0]
+        tail = list(range(k, out.ndim))
+        out = _transpose(out, tail[:first] + list(range(k)) + tail[first:])
+    return out
+
+
+# -- more of NumPy, composed from tt ops ------------------------------------------
+
+def _tri_mask(shape, k: int, upper: bool) -> np.ndarray:
+    rows, cols = shape[-2], shape[-1]
+    lower = np.tri(rows, cols, k - 1 if upper else k, dtype=bool)
+    return ~lower if upper else lower
+
+
+@implements(np.tril)
+def _tril(m, k=0):
+    m = as_tracer(m)
+    if m.ndim < 2:
+        raise ValueError("np.tril of a traced array needs at least 2 "
+                         "dimensions")
+    return _where(_tri_mask(m.shape, int(k), False), m,
+                  np.zeros((), m.dtype))
+
+
+@implements(np.triu)
+def _triu(m, k=0):
+    m = as_tracer(m)
+    if m.ndim < 2:
+        raise ValueError("np.triu of a traced array needs at least 2 "
+                         "dimensions")
+    return _where(_tri_mask(m.shape, int(k), True), m,
+                  np.zeros((), m.dtype))
+
+
+def _full_like(a, fill_value, dtype=None, shape=None):
+    a = as_tracer(a)
+    dtype = check_dtype(dtype if dtype is not None else a.dtype,
+                        "the result")
+    shape = a.shape if shape is None else (
+        (int(shape),) if isinstance(shape, (numbers.Integral, np.integer))
+        else tuple(int(d) for d in shape))
+    value = _ctx().constant(np.full(shape, fill_value, dtype=dtype))
+    return value
+
+
+@implements(np.zeros_like)
+def _zeros_like(a, dtype=None, order="K", subok=True, shape=None, **kw):
+    return _full_like(a, 0, dtype, shape)
+
+
+@implements(np.ones_like)
+def _ones_like(a, dtype=None, order="K", subok=True, shape=None, **kw):
+    return _full_like(a, 1, dtype, shape)
+
+
+@implements(np.full_like)
+def _full_like_impl(a, fill_value, dtype=None, order="K", subok=True,
+                    shape=None, **kw):
+    if isinstance(fill_value, Tracer):
+        a = as_tracer(a)
+        target = dtype if dtype is not None else a.dtype
+        return np.broadcast_to(fill_value.astype(target),
+                               a.shape if shape is None else shape)
+    return _full_like(a, fill_value, dtype, shape)
+
+
+@implements(np.outer)
+def _outer(a, b, out=None):
+    a, b = as_tracer(a).reshape(-1), as_tracer(b).reshape(-1)
+    return a.reshape(-1, 1) * b.reshape(1, -1)
+
+
+@implements(np.tensordot)
+def _tensordot(a, b, axes=2):
+    a, b = as_tracer(a), as_tracer(b)
+    if isinstance(axes, (numbers.Integral, np.integer)):
+        n = int(axes)
+        if n < 0 or n > min(a.ndim, b.ndim):
+            raise ValueError(f"tensordot: axes={n} is out of range for "
+                             f"operands of {a.ndim} and {b.ndim} dimensions")
+        axes_a = list(range(a.ndim - n, a.ndim))
+        axes_b = list(range(n))
+    else:
+        axes_a, axes_b = axes
+        axes_a = [axes_a] if isinstance(axes_a, (numbers.Integral,
+                                                 np.integer)) else list(axes_a)
+        axes_b = [axes_b] if isinstance(axes_b, (numbers.Integral,
+                                                 np.integer)) else list(axes_b)
+        if len(axes_a) != len(axes_b):
+            raise ValueError("shape-mismatch for sum")
+        axes_a = [np.lib.array_utils.normalize_axis_index(x, a.ndim)
+                  for x in axes_a]
+        axes_b = [np.lib.array_utils.normalize_axis_index(x, b.ndim)
+                  for x in axes_b]
+    for x, y in zip(axes_a, axes_b):
+        if a.shape[x] != b.shape[y]:
+            raise ValueError("shape-mismatch for sum")
+    free_a = [d for d in range(a.ndim) if d not in axes_a]
+    free_b = [d for d in range(b.ndim) if d not in axes_b]
+    k = int(np.prod([a.shape[d] for d in axes_a], dtype=np.int64))
+    shape_a = [a.shape[d] for d in free_a]
+    shape_b = [b.shape[d] for d in free_b]
+    lhs = _transpose(a, free_a + axes_a).reshape(-1, k)
+    rhs = _transpose(b, axes_b + free_b).reshape(k, -1)
+    return _matmul(lhs, rhs).reshape(shape_a + shape_b)
+
+
+@implements(np.dot)
+def _dot(a, b, out=None):
+    a, b = as_tracer(a), as_tracer(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    if b.ndim == 1:
+        return _tensordot(a, b, axes=([a.ndim - 1], [0]))
+    return _tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
+
+
+@implements(np.einsum)
+def _einsum(subscripts, *operands, out=None, dtype=None, order="K",
+            casting="safe", optimize=False):
+    """Explicit and implicit einsum of one or more operands: repeated
+    indices within one operand (traces, diagonals) are not supported. Two
+    operands contract through transposes, reshapes and one matmul; more
+    are contracted left to right."""
+    if not isinstance(subscripts, str):
+        raise NotImplementedError("einsum's sublist form cannot be traced; "
+                                  "use a subscripts string")
+    spec = subscripts.replace(" ", "")
+    if "..." in spec:
+        raise NotImplementedError("einsum with '...' cannot be traced")
+    if "->" in spec:
+        inputs, output = spec.split("->")
+    else:
+        inputs = spec
+        letters = inputs.replace(",", "")
+        output = "".join(sorted(c for c in set(letters)
+                                if letters.count(c) == 1))
+    terms = inputs.split(",")
+    if len(terms) != len(operands):
+        raise ValueError(f"einsum: {len(terms)} operand subscripts for "
+                         f"{len(operands)} operands")
+    tracers = [as_tracer(o) for o in operands]
+    target = np.dtype(dtype) if dtype is not None else common_dtype(*tracers)
+    tracers = [t.astype(target) for t in tracers]
+    for term, t in zip(terms, tracers):
+        if len(term) != t.ndim:
+            raise ValueError(f"einsum: operand has {t.ndim} dimensions, "
+                             f"subscripts '{term}' name {len(term)}")
+        if len(set(term)) != len(term):
+            raise NotImplementedError(
+                f"einsum: repeated index in '{term}' (a trace or diagonal) "
+                f"cannot be traced")
+    sizes = {}
+    for term, t in zip(terms, tracers):
+        for c, n in zip(term, t.shape):
+            if sizes.setdefault(c, n) != n and n != 1 and sizes[c] != 1:
+                raise ValueError(f"einsum: index '{c}' has sizes "
+                                 f"{sizes[c]} and {n}")
+    result, current = tracers[0], terms[0]
+    for i in range(1, len(terms)):
+        # Indices used by a later operand or the output stay.
+        keep = set(output) | set("".join(terms[i + 1:]))
+        result, current = _einsum_pair(result, current, tracers[i], terms[i],
+                                       keep)
+    return _einsum_finish(result, current, output)
+
+
+def _einsum_finish(x: Tracer, term: str, output: str) -> Tracer:
+    """Sums the indices of `term` not in `output` and orders the rest."""
+    summed = [i for i, c in enumerate(term) if c not in output]
+    if summed:
+        x = _sum(x, axis=tuple(summed))
+        term = "".join(c for c in term if c in output)
+    if set(term) != set(output):
+        raise ValueError(f"einsum: output subscripts '{output}' name an "
+                         f"index no operand has")
+    perm = [term.index(c) for c in output]
+    return _transpose(x, perm) if perm != list(range(len(perm))) else x
+
+
+def _einsum_pair(a: Tracer, ta: str, b: Tracer, tb: str, keep):
+    """Contracts two operands: batch indices (in both, kept), contracted
+    (in both, not kept), and each side's free indices."""
+    # Indices only in one operand and not needed later are summed first.
+    only_a = [c for c in ta if c not in tb and c not in keep]
+    if only_a:
+        a = _sum(a, axis=tuple(ta.index(c) for c in only_a))
+        ta = "".join(c for c in ta if c not in only_a)
+    only_b = [c for c in tb if c not in ta and c not in keep]
+    if only_b:
+        b = _sum(b, axis=tuple(tb.index(c) for c in only_b))
+        tb = "".join(c for c in tb if c not in only_b)
+    batch = [c for c in ta if c in tb and c in keep]
+    contract = [c for c in ta if c in tb and c not in keep]
+    free_a = [c for c in ta if c not in tb]
+    free_b = [c for c in tb if c not in ta]
+    size = dict(zip(ta, a.shape))
+    size.update(zip(tb, b.shape))
+    n = lambda cs: int(np.prod([size[c] for c in cs], dtype=np.int64))  # noqa
+    a3 = _transpose(a, [ta.index(c) for c in batch + free_a + contract])
+    b3 = _transpose(b, [tb.index(c) for c in batch + contract + free_b])
+    a3 = a3.reshape(n(batch), n(free_a), n(contract))
+    b3 = b3.reshape(n(batch), n(contract), n(free_b))
+    out = _matmul(a3, b3).reshape([size[c] for c in batch + free_a + free_b])
+    return out, "".join(batch + free_a + free_b)
+
+
+@implements(np.linalg.norm)
+def _norm(x, ord=None, axis=None, keepdims=False):
+    """The 2-norm of vectors (and the Frobenius norm of matrices, with
+    axis=None): sqrt(sum(|x|^2)). Other orders are not supported."""
+    if ord not in (None, 2, "fro") or (ord == 2 and axis is None and
+                                       as_tracer(x).ndim > 1):
+        raise NotImplementedError(
+            f"np.linalg.norm(ord={ord!r}) cannot be traced (the 2-norm of "
+            f"vectors and the Frobenius norm can)")
+    x = as_tracer(x)
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    return np.sqrt(_sum(x * x, axis=axis, keepdims=keepdims))

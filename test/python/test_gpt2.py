@@ -149,3 +149,26 @@ def test_124m_shapes_one_forward_pass(record_property):
           f"{seconds:.1f} s")
     assert logits.shape == (8, config["n_vocab"])
     assert_logits_close(logits, gpt2(ids, **params, n_head=n_head))
+
+
+def test_generation_compiles_per_bucket_not_per_length():
+    """examples/generate.py: 32 new tokens from a 16-token prompt, padded
+    to multiples of 32, compile twice and give NumPy's tokens."""
+    import generate
+
+    config, n_head, params = _model("small", seed=5)
+    prompt = np.random.default_rng(2).integers(
+        0, config["n_vocab"], 16).tolist()
+    compiled = jit(gpt2)
+    tokens = generate.generate(compiled, prompt, params, n_head, 32,
+                               bucket=32)
+    assert compiled.cache_info().misses == 2  # buckets 32 and 64
+    assert compiled.cache_info().hits == 30
+    assert tokens == generate.generate(gpt2, prompt, params, n_head, 32)
+
+
+def test_gpt2_jit_takes_the_numpy_call():
+    config, n_head, params = _model("small", seed=6)
+    ids = [1, 5, 2, 9]
+    got = jit(gpt2)(ids, **params, n_head=n_head)
+    assert_logits_close(got, gpt2(ids, **params, n_head=n_head))

@@ -31,6 +31,7 @@ def ConvertTTToLinalg : Pass<"tt-to-linalg", "ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }

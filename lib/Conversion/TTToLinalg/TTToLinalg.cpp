@@ -6,6 +6,9 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/AffineMap.h"
+
+#include <limits>
+#include <type_traits>
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir {
@@ -211,7 +214,66 @@ TT_FLOAT_ONLY(TanhOp, math::TanhOp)
 TT_FLOAT_ONLY(SqrtOp, math::SqrtOp)
 TT_FLOAT_ONLY(RsqrtOp, math::RsqrtOp)
 TT_FLOAT_ONLY(ErfOp, math::ErfOp)
+TT_FLOAT_ONLY(SinOp, math::SinOp)
+TT_FLOAT_ONLY(CosOp, math::CosOp)
+TT_FLOAT_ONLY(FloorOp, math::FloorOp)
+TT_FLOAT_ONLY(CeilOp, math::CeilOp)
+TT_FLOAT_ONLY(RoundOp, math::RoundEvenOp)
+TT_FLOAT_ONLY(Exp2Op, math::Exp2Op)
+TT_FLOAT_ONLY(Log2Op, math::Log2Op)
 #undef TT_FLOAT_ONLY
+
+// log1p and expm1 by the classic corrections (Goldberg; Kahan) on log and
+// exp, accurate to a few ulps near zero where log(1 + x) and exp(x) - 1
+// lose every digit; math.log1p/math.expm1 lower to exactly those naive
+// forms in MathToLLVM.
+template <>
+Value ElementwiseLowering<Log1pOp>::scalar(Log1pOp, OpBuilder &b, Location loc,
+                                           ValueRange args, Type type) {
+  // u = 1 + x; u == 1 ? x : log(u) * x / (u - 1)
+  Value x = args[0];
+  Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 1.0));
+  Value u = arith::AddFOp::create(b, loc, one, x);
+  Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
+  Value log = math::LogOp::create(b, loc, u);
+  Value scaled = arith::DivFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, log, x),
+      arith::SubFOp::create(b, loc, u, one));
+  // u = +inf (x = +inf) gives inf/inf: log(u) is right there.
+  Value isInf = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OEQ, u,
+      arith::ConstantOp::create(
+          b, loc,
+          b.getFloatAttr(type, std::numeric_limits<double>::infinity())));
+  Value general = arith::SelectOp::create(b, loc, isInf, log, scaled);
+  return arith::SelectOp::create(b, loc, isOne, x, general);
+}
+
+template <>
+Value ElementwiseLowering<Expm1Op>::scalar(Expm1Op, OpBuilder &b, Location loc,
+                                           ValueRange args, Type type) {
+  // u = exp(x); u == 1 ? x : (u - 1 == -1 ? -1 : (u - 1) * x / log(u))
+  Value x = args[0];
+  Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 1.0));
+  Value u = math::ExpOp::create(b, loc, x);
+  Value um1 = arith::SubFOp::create(b, loc, u, one);
+  Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
+  Value minusOne =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(type, -1.0));
+  Value saturated = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                          um1, minusOne);
+  Value inf = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(type, std::numeric_limits<double>::infinity()));
+  Value isInf =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, inf);
+  Value scaled = arith::DivFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, um1, x),
+      math::LogOp::create(b, loc, u));
+  Value general = arith::SelectOp::create(
+      b, loc, saturated, minusOne,
+      arith::SelectOp::create(b, loc, isInf, u, scaled));
+  return arith::SelectOp::create(b, loc, isOne, x, general);
+}
 
 template <>
 Value ElementwiseLowering<NegOp>::scalar(NegOp, OpBuilder &b, Location loc,
@@ -330,7 +392,7 @@ struct ConstantLowering : public StaticShapeLowering<ConstantOp> {
   }
 };
 
-enum class Combiner { Add, Max };
+enum class Combiner { Add, Max, Min, Mul };
 
 /// Reduces `input` over `axes` (no keepdims) with `combiner`, then
 /// multiplies by `factor`. f32 sums accumulate in f64 (and are scaled there)
@@ -349,14 +411,19 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
       kept.push_back(size);
   auto accType = RankedTensorType::get(kept, acc);
   TypedAttr identity;
+  bool min = combiner == Combiner::Min;
   if (combiner == Combiner::Add)
     identity = b.getZeroAttr(acc);
+  else if (combiner == Combiner::Mul)
+    identity = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, 1.0))
+                                  : TypedAttr(b.getIntegerAttr(et, 1));
   else if (auto ft = dyn_cast<FloatType>(et))
     identity = b.getFloatAttr(
-        ft, APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/true));
+        ft, APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/!min));
   else
     identity = b.getIntegerAttr(
-        et, APInt::getSignedMinValue(et.getIntOrFloatBitWidth()));
+        et, min ? APInt::getSignedMaxValue(et.getIntOrFloatBitWidth())
+                : APInt::getSignedMinValue(et.getIntOrFloatBitWidth()));
   Value init = filledTensor(b, loc, accType, identity);
   SmallVector<int64_t> sortedAxes(axes);
   llvm::sort(sortedAxes);
@@ -370,8 +437,12 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
         if (combiner == Combiner::Add)
           r = floatOrInt<arith::AddFOp, arith::AddIOp>(nb, nloc,
                                                        ValueRange{x, args[1]});
-        else
+        else if (combiner == Combiner::Max)
           r = floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(nb, nloc, args);
+        else if (combiner == Combiner::Min)
+          r = floatOrInt<arith::MinimumFOp, arith::MinSIOp>(nb, nloc, args);
+        else
+          r = floatOrInt<arith::MulFOp, arith::MulIOp>(nb, nloc, args);
         linalg::YieldOp::create(nb, nloc, r);
       });
   Value result = reduce.getResult(0);
@@ -424,6 +495,152 @@ Value ReductionLowering<ReduceMaxOp>::reduce(ReduceMaxOp op, OpBuilder &b,
                                              Location loc, Value input) {
   return buildReduction(b, loc, input, op.getAxes(), Combiner::Max);
 }
+
+template <>
+Value ReductionLowering<ReduceMinOp>::reduce(ReduceMinOp op, OpBuilder &b,
+                                             Location loc, Value input) {
+  return buildReduction(b, loc, input, op.getAxes(), Combiner::Min);
+}
+
+template <>
+Value ReductionLowering<ProdOp>::reduce(ProdOp op, OpBuilder &b, Location loc,
+                                        Value input) {
+  return buildReduction(b, loc, input, op.getAxes(), Combiner::Mul);
+}
+
+/// argmax / argmin along one axis: a linalg.generic carrying the best value
+/// and its index; an element replaces the best when it is strictly better
+/// (the first of equal ones wins) or is the first NaN.
+template <typename OpTy>
+struct ArgReductionLowering : public StaticShapeLowering<OpTy> {
+  using StaticShapeLowering<OpTy>::StaticShapeLowering;
+  using OpAdaptor = typename StaticShapeLowering<OpTy>::OpAdaptor;
+  static constexpr bool isMax = std::is_same_v<OpTy, ArgMaxOp>;
+
+  Value lower(OpTy op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    Type et = inputType.getElementType();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    int64_t rank = inputType.getRank();
+    SmallVector<int64_t> kept;
+    SmallVector<AffineExpr> keptExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t d = 0; d < rank; ++d) {
+      iterators.push_back(d == axis ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+      if (d != axis) {
+        kept.push_back(inputType.getDimSize(d));
+        keptExprs.push_back(b.getAffineDimExpr(d));
+      }
+    }
+    TypedAttr worst;
+    if (auto ft = dyn_cast<FloatType>(et))
+      worst = b.getFloatAttr(
+          ft, APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/isMax));
+    else
+      worst = b.getIntegerAttr(
+          et, isMax ? APInt::getSignedMinValue(et.getIntOrFloatBitWidth())
+                    : APInt::getSignedMaxValue(et.getIntOrFloatBitWidth()));
+    Type i32 = b.getI32Type();
+    Value best = filledTensor(b, loc, RankedTensorType::get(kept, et), worst);
+    Value index = filledTensor(b, loc, RankedTensorType::get(kept, i32),
+                               b.getI32IntegerAttr(0));
+    AffineMap identity = b.getMultiDimIdentityMap(rank);
+    AffineMap reduced = AffineMap::get(rank, 0, keptExprs, b.getContext());
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{best.getType(), index.getType()}, ValueRange{input},
+        ValueRange{best, index},
+        ArrayRef<AffineMap>{identity, reduced, reduced}, iterators,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Value x = args[0], cur = args[1], curIndex = args[2];
+          Value take;
+          if (isa<FloatType>(et)) {
+            Value better = arith::CmpFOp::create(
+                nb, nloc,
+                isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+                x, cur);
+            Value xNan = arith::CmpFOp::create(
+                nb, nloc, arith::CmpFPredicate::UNO, x, x);
+            Value curNumber = arith::CmpFOp::create(
+                nb, nloc, arith::CmpFPredicate::ORD, cur, cur);
+            take = arith::OrIOp::create(
+                nb, nloc, better,
+                arith::AndIOp::create(nb, nloc, xNan, curNumber));
+          } else {
+            take = arith::CmpIOp::create(
+                nb, nloc,
+                isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
+                x, cur);
+          }
+          Value i = arith::IndexCastOp::create(
+              nb, nloc, i32, linalg::IndexOp::create(nb, nloc, axis));
+          linalg::YieldOp::create(
+              nb, nloc,
+              ValueRange{arith::SelectOp::create(nb, nloc, take, x, cur),
+                         arith::SelectOp::create(nb, nloc, take, i, curIndex)});
+        });
+    return reshapeTensor(b, loc, generic.getResult(1), type);
+  }
+};
+
+/// cumsum along one axis: result[0] = x[0], then an scf.for over the axis
+/// computing result[i] = result[i - 1] + x[i] in the result tensor (its
+/// only iteration argument, updated in place by insert_slice).
+struct CumsumLowering : public StaticShapeLowering<CumsumOp> {
+  using StaticShapeLowering::StaticShapeLowering;
+
+  Value lower(CumsumOp op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    int64_t rank = type.getRank();
+    Type et = type.getElementType();
+    SmallVector<int64_t> sliceShape(type.getShape());
+    sliceShape[axis] = 1;
+    auto sliceType = RankedTensorType::get(sliceShape, et);
+    SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
+    for (int64_t size : sliceShape)
+      sizes.push_back(b.getIndexAttr(size));
+    auto offsetsAt = [&](OpFoldResult i) {
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+      offsets[axis] = i;
+      return offsets;
+    };
+    Value first = tensor::ExtractSliceOp::create(
+        b, loc, sliceType, input, offsetsAt(b.getIndexAttr(0)), sizes,
+        strides);
+    Value result = tensor::InsertSliceOp::create(
+        b, loc, first, tensor::EmptyOp::create(b, loc, type.getShape(), et),
+        offsetsAt(b.getIndexAttr(0)), sizes, strides);
+    Value lb = arith::ConstantIndexOp::create(b, loc, 1);
+    Value ub = arith::ConstantIndexOp::create(b, loc, type.getDimSize(axis));
+    Value step = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ForOp::create(
+        b, loc, lb, ub, step, ValueRange{result},
+        [&](OpBuilder &nb, Location nloc, Value i, ValueRange iter) {
+          Value previous = arith::SubIOp::create(nb, nloc, i, step);
+          Value prev = tensor::ExtractSliceOp::create(
+              nb, nloc, sliceType, iter[0], offsetsAt(previous), sizes,
+              strides);
+          Value x = tensor::ExtractSliceOp::create(
+              nb, nloc, sliceType, input, offsetsAt(i), sizes, strides);
+          Value sum = buildElementwise(
+              nb, nloc, sliceType, ValueRange{prev, x},
+              [](OpBuilder &eb, Location eloc, ValueRange args, Type) {
+                return floatOrInt<arith::AddFOp, arith::AddIOp>(eb, eloc,
+                                                                args);
+              });
+          Value updated = tensor::InsertSliceOp::create(
+              nb, nloc, sum, iter[0], offsetsAt(i), sizes, strides);
+          scf::YieldOp::create(nb, nloc, ValueRange{updated});
+        });
+    return loop.getResult(0);
+  }
+};
 
 template <>
 Value ReductionLowering<MeanOp>::reduce(MeanOp op, OpBuilder &b, Location loc,
@@ -703,7 +920,8 @@ struct ConvertTTToLinalgPass
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TTDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     populateTTToLinalgPatterns(patterns);
@@ -728,6 +946,13 @@ void mlir::tt::populateTTToLinalgPatterns(RewritePatternSet &patterns) {
                ElementwiseLowering<BroadcastToOp>, ConstantLowering,
                ReductionLowering<SumOp>, ReductionLowering<ReduceMaxOp>,
                ReductionLowering<MeanOp>, ReductionLowering<VarOp>,
+               ReductionLowering<ReduceMinOp>, ReductionLowering<ProdOp>,
+               ArgReductionLowering<ArgMaxOp>, ArgReductionLowering<ArgMinOp>,
+               CumsumLowering, ElementwiseLowering<SinOp>,
+               ElementwiseLowering<CosOp>, ElementwiseLowering<FloorOp>,
+               ElementwiseLowering<CeilOp>, ElementwiseLowering<RoundOp>,
+               ElementwiseLowering<Log1pOp>, ElementwiseLowering<Expm1Op>,
+               ElementwiseLowering<Exp2Op>, ElementwiseLowering<Log2Op>,
                MatmulLowering, TransposeLowering, ReshapeLowering,
                SliceLowering, ConcatLowering, GatherLowering>(
       patterns.getContext());

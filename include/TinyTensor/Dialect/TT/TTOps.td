@@ -343,6 +343,87 @@ def TT_ErfOp : TT_UnaryOp<"erf", TT_FloatTensor> {
   }];
 }
 
+def TT_SinOp : TT_UnaryOp<"sin", TT_FloatTensor> {
+  let summary = "elementwise sine";
+  let description = [{
+    ```mlir
+    %0 = tt.sin %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_CosOp : TT_UnaryOp<"cos", TT_FloatTensor> {
+  let summary = "elementwise cosine";
+  let description = [{
+    ```mlir
+    %0 = tt.cos %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_FloorOp : TT_UnaryOp<"floor", TT_FloatTensor> {
+  let summary = "elementwise floor (round toward minus infinity)";
+  let description = [{
+    ```mlir
+    %0 = tt.floor %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_CeilOp : TT_UnaryOp<"ceil", TT_FloatTensor> {
+  let summary = "elementwise ceiling (round toward plus infinity)";
+  let description = [{
+    ```mlir
+    %0 = tt.ceil %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_RoundOp : TT_UnaryOp<"round", TT_FloatTensor> {
+  let summary = "elementwise rounding to the nearest integer, halves to even (as np.round)";
+  let description = [{
+    ```mlir
+    %0 = tt.round %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_Log1pOp : TT_UnaryOp<"log1p", TT_FloatTensor> {
+  let summary = "elementwise log(1 + x), accurate for small x";
+  let description = [{
+    ```mlir
+    %0 = tt.log1p %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_Expm1Op : TT_UnaryOp<"expm1", TT_FloatTensor> {
+  let summary = "elementwise exp(x) - 1, accurate for small x";
+  let description = [{
+    ```mlir
+    %0 = tt.expm1 %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_Exp2Op : TT_UnaryOp<"exp2", TT_FloatTensor> {
+  let summary = "elementwise base-2 exponential";
+  let description = [{
+    ```mlir
+    %0 = tt.exp2 %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_Log2Op : TT_UnaryOp<"log2", TT_FloatTensor> {
+  let summary = "elementwise base-2 logarithm";
+  let description = [{
+    ```mlir
+    %0 = tt.log2 %x : tensor<4xf32>
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Cast
 //===----------------------------------------------------------------------===//
@@ -396,6 +477,89 @@ def TT_ReduceMaxOp : TT_ReductionOp<"reduce_max"> {
   }];
   let arguments = (ins TT_NumericTensor:$input, DenseI64ArrayAttr:$axes,
                        UnitAttr:$keepdims);
+}
+
+def TT_ReduceMinOp : TT_ReductionOp<"reduce_min"> {
+  let summary = "minimum over axes";
+  let description = [{
+    Minimum of `input` over the listed axes, as `np.min` (NaN propagates).
+
+    ```mlir
+    %0 = tt.reduce_min %x axes = [1] : tensor<2x3xf32> -> tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keepdims);
+}
+
+def TT_ProdOp : TT_ReductionOp<"prod"> {
+  let summary = "product over axes";
+  let description = [{
+    Product of `input` over the listed axes, as `np.prod` (integers wrap
+    around on overflow, as in NumPy).
+
+    ```mlir
+    %0 = tt.prod %x axes = [0] : tensor<2x3xi32> -> tensor<3xi32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keepdims);
+}
+
+def TT_ArgMaxOp : TT_Op<"argmax"> {
+  let summary = "index of the maximum along one axis";
+  let description = [{
+    The `i32` index of the first maximum of `input` along `axis`, as
+    `np.argmax` (the first NaN counts as the maximum). With `keepdims` the
+    axis stays as a size-1 dimension.
+
+    ```mlir
+    %0 = tt.argmax %x axis = 1 : tensor<2x3xf32> -> tensor<2xi32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$input, I64Attr:$axis,
+                       UnitAttr:$keepdims);
+  let results = (outs TT_IndexTensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis (`keepdims` $keepdims^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+}
+
+def TT_ArgMinOp : TT_Op<"argmin"> {
+  let summary = "index of the minimum along one axis";
+  let description = [{
+    The `i32` index of the first minimum of `input` along `axis`, as
+    `np.argmin` (the first NaN counts as the minimum).
+
+    ```mlir
+    %0 = tt.argmin %x axis = 0 : tensor<2x3xf32> -> tensor<3xi32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$input, I64Attr:$axis,
+                       UnitAttr:$keepdims);
+  let results = (outs TT_IndexTensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis (`keepdims` $keepdims^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+}
+
+def TT_CumsumOp : TT_Op<"cumsum"> {
+  let summary = "cumulative sum along one axis";
+  let description = [{
+    `result[..., i, ...] = sum(input[..., :i+1, ...])` along `axis`, as
+    `np.cumsum` with an axis (same shape and element type).
+
+    ```mlir
+    %0 = tt.cumsum %x axis = 1 : tensor<2x3xf32> -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$input, I64Attr:$axis);
+  let results = (outs TT_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis attr-dict `:` type($input) `->` type($result)
+  }];
 }
 
 def TT_MeanOp : TT_ReductionOp<"mean"> {

@@ -309,6 +309,51 @@ OpFoldResult ErfOp::fold(FoldAdaptor adaptor) {
                    [](double x) { return std::erf(x); });
 }
 
+OpFoldResult SinOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::sin(x); });
+}
+
+OpFoldResult CosOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::cos(x); });
+}
+
+OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::floor(x); });
+}
+
+OpFoldResult CeilOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::ceil(x); });
+}
+
+OpFoldResult RoundOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::nearbyint(x); });
+}
+
+OpFoldResult Log1pOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::log1p(x); });
+}
+
+OpFoldResult Expm1Op::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::expm1(x); });
+}
+
+OpFoldResult Exp2Op::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::exp2(x); });
+}
+
+OpFoldResult Log2Op::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::log2(x); });
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();

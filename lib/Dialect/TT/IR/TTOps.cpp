@@ -170,5 +170,49 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
                       results);
 }
 
+/// argmax/argmin: the reduction's shape with i32 elements.
+static LogicalResult inferIndexReduction(std::optional<Location> loc,
+                                         Type input, int64_t axis,
+                                         bool keepDims,
+                                         SmallVectorImpl<Type> &results) {
+  FailureOr<Type> reduced = inferReductionType(loc, input, {axis}, keepDims);
+  if (failed(reduced))
+    return failure();
+  Type i32 = IntegerType::get(input.getContext(), 32);
+  results.push_back(cast<TensorType>(*reduced).clone(i32));
+  return success();
+}
+
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return inferIndexReduction(loc, adaptor.getInput().getType(),
+                             adaptor.getAxis(), adaptor.getKeepdims(),
+                             results);
+}
+
+LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return inferIndexReduction(loc, adaptor.getInput().getType(),
+                             adaptor.getAxis(), adaptor.getKeepdims(),
+                             results);
+}
+
+LogicalResult CumsumOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  Type input = adaptor.getInput().getType();
+  // The reduction rule checks the axis against the rank.
+  int64_t axis = static_cast<int64_t>(adaptor.getAxis());
+  if (failed(inferReductionType(loc, input, {axis}, true)))
+    return failure();
+  results.push_back(input);
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "TinyTensor/Dialect/TT/TTOps.cpp.inc"

@@ -1,0 +1,80 @@
+// RUN: tiny-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// Round trip, folding-free, of the ops added for NumPy's sin ... cumsum,
+// and their verifier errors.
+
+// CHECK-LABEL: func.func @round_trip
+// CHECK: tt.sin %{{.*}} : tensor<4xf32>
+// CHECK: tt.cos
+// CHECK: tt.floor
+// CHECK: tt.ceil
+// CHECK: tt.round
+// CHECK: tt.log1p
+// CHECK: tt.expm1
+// CHECK: tt.exp2
+// CHECK: tt.log2
+// CHECK: tt.reduce_min %{{.*}} axes = [0] keepdims : tensor<4xf32> -> tensor<1xf32>
+// CHECK: tt.prod %{{.*}} axes = [0] : tensor<4xi32> -> tensor<i32>
+// CHECK: tt.argmax %{{.*}} axis = 0 : tensor<4xf32> -> tensor<i32>
+// CHECK: tt.argmin %{{.*}} axis = 0 keepdims : tensor<4xi32> -> tensor<1xi32>
+// CHECK: tt.cumsum %{{.*}} axis = 0 : tensor<4xf32> -> tensor<4xf32>
+func.func @round_trip(%x: tensor<4xf32>, %i: tensor<4xi32>) {
+  %0 = tt.sin %x : tensor<4xf32>
+  %1 = tt.cos %x : tensor<4xf32>
+  %2 = tt.floor %x : tensor<4xf32>
+  %3 = tt.ceil %x : tensor<4xf32>
+  %4 = tt.round %x : tensor<4xf32>
+  %5 = tt.log1p %x : tensor<4xf32>
+  %6 = tt.expm1 %x : tensor<4xf32>
+  %7 = tt.exp2 %x : tensor<4xf32>
+  %8 = tt.log2 %x : tensor<4xf32>
+  %9 = tt.reduce_min %x axes = [0] keepdims : tensor<4xf32> -> tensor<1xf32>
+  %10 = tt.prod %i axes = [0] : tensor<4xi32> -> tensor<i32>
+  %11 = tt.argmax %x axis = 0 : tensor<4xf32> -> tensor<i32>
+  %12 = tt.argmin %i axis = 0 keepdims : tensor<4xi32> -> tensor<1xi32>
+  %13 = tt.cumsum %x axis = 0 : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @sin_of_integers(%i: tensor<4xi32>) {
+  // expected-error @+1 {{'tt.sin' op operand #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float values}}
+  %0 = tt.sin %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @argmax_axis_out_of_range(%x: tensor<3x4xf32>) {
+  // expected-error @+2 {{axis 2 is out of range for a tensor of rank 2 (expected 0 <= axis < 2)}}
+  // expected-error @+1 {{'tt.argmax' op failed to infer returned types}}
+  %0 = tt.argmax %x axis = 2 : tensor<3x4xf32> -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @argmin_result_must_be_i32(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{'tt.argmin' op result #0 must be statically shaped or unranked tensor of 32-bit signless integer values}}
+  %0 = tt.argmin %x axis = 1 : tensor<3x4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @cumsum_axis_out_of_range(%x: tensor<3x4xf32>) {
+  // expected-error @+2 {{axis 5 is out of range for a tensor of rank 2 (expected 0 <= axis < 2)}}
+  // expected-error @+1 {{'tt.cumsum' op failed to infer returned types}}
+  %0 = tt.cumsum %x axis = 5 : tensor<3x4xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @prod_wrong_result_shape(%x: tensor<3x4xf32>) {
+  // expected-error @+2 {{'tt.prod' op inferred type(s) 'tensor<3xf32>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
+  // expected-error @+1 {{'tt.prod' op failed to infer returned types}}
+  %0 = tt.prod %x axes = [1] : tensor<3x4xf32> -> tensor<4xf32>
+  return
+}
