@@ -22,7 +22,8 @@ median / that median (> 1 is faster than NumPy). "first call" is the wall
 time of the first call of a fresh compiled function (trace/lower/compile +
 run); for IREE it includes lowering with JAX and iree-compile; torch.compile
 gets an empty inductor cache directory (unless TORCHINDUCTOR_CACHE_DIR is
-set), so its first calls are cold like everybody else's.
+set) and TinyTensor an empty compile cache (unless TT_CACHE_DIR is set), so
+their first calls are cold like everybody else's.
 
 Thread counts are left at every framework's default (TinyTensor reads
 TT_NUM_THREADS) and printed. A framework that is not installed, or that
@@ -480,6 +481,11 @@ class TinyTensor(Framework):
     name = "tinytensor"
 
     def setup(self):
+        # Cold compiles, like every other framework's first call: an empty
+        # compile cache unless TT_CACHE_DIR is set.
+        if not os.environ.get("TT_CACHE_DIR"):
+            os.environ["TT_CACHE_DIR"] = tempfile.mkdtemp(
+                prefix="tt-bench-cache-")
         from tinytensor import jit
         self.jit = jit
 
