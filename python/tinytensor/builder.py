@@ -15,7 +15,7 @@ from typing import List, Sequence
 import numpy as np
 
 from ._mlir import ir, tt
-from .types import check_dtype, mlir_element_name
+from .types import check_dtype, dtype_of_element, mlir_element_name
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -49,10 +49,10 @@ def shape_of(value: ir.Value):
 
 def dtype_of(value: ir.Value) -> np.dtype:
     et = str(ir.RankedTensorType(value.type).element_type)
-    for dtype in (np.float32, np.float64, np.int32, np.bool_):
-        if mlir_element_name(np.dtype(dtype)) == et:
-            return np.dtype(dtype)
-    raise TypeError(f"unsupported element type {et}")
+    dtype = dtype_of_element(et)
+    if dtype is None:
+        raise TypeError(f"unsupported element type {et}")
+    return dtype
 
 
 def _scalar_attr(value, dtype) -> ir.Attribute:

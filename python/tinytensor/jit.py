@@ -32,7 +32,7 @@ from .builder import dtype_of, user_location
 from .runtime import Executable
 from .tracing import (ScopeRecorder, Tracer, TraceContext, as_tracer,
                       current_trace)
-from .types import ARGUMENT_DTYPES, TensorType
+from .types import ARGUMENT_DTYPES, SUPPORTED_DTYPES, TensorType
 
 _ENTRY = "main"
 
@@ -41,7 +41,7 @@ _ENTRY = "main"
 
 def _collect_arrays(value, out: List[np.ndarray], depth: int = 0) -> None:
     if isinstance(value, np.ndarray):
-        if value.dtype in (np.float32, np.float64, np.int32, np.bool_):
+        if value.dtype in SUPPORTED_DTYPES:
             out.append(value)
     elif depth < 8 and isinstance(value, dict):
         for v in value.values():

@@ -19,7 +19,8 @@ from typing import Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 from .builder import IRBuilder, dtype_of, shape_of, user_location
-from .types import check_dtype, common_dtype, result_dtype
+from .types import (SUPPORTED_DTYPES, check_dtype, common_dtype,
+                    result_dtype)
 from ._mlir import ir
 
 
@@ -65,8 +66,7 @@ class TraceContext:
         one per distinct array object."""
         key = id(array)
         if key not in self._captured_ids:
-            if array.dtype not in (np.float32, np.float64, np.int32,
-                                   np.bool_):
+            if array.dtype not in SUPPORTED_DTYPES:
                 return self.constant(array)
             from .builder import tensor_type
             arg = self.block.add_argument(

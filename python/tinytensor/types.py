@@ -1,5 +1,8 @@
 """Tensor types and the mapping between NumPy dtypes and MLIR element types.
 
+The supported element types are defined here, once (SUPPORTED_DTYPES and
+their MLIR names); everything else asks this module.
+
 Dtype promotion is not re-implemented: every rule asks the installed NumPy
 (see `result_dtype`), so traced programs get exactly NumPy's result dtypes.
 """
@@ -39,6 +42,14 @@ def check_dtype(dtype, what: str) -> np.dtype:
 
 def mlir_element_name(dtype: np.dtype) -> str:
     return _MLIR_NAMES[np.dtype(dtype)]
+
+
+_DTYPES_BY_ELEMENT = {name: dtype for dtype, name in _MLIR_NAMES.items()}
+
+
+def dtype_of_element(name: str):
+    """The NumPy dtype of an MLIR element type ("f32", ...), or None."""
+    return _DTYPES_BY_ELEMENT.get(name)
 
 
 @dataclass(frozen=True)

@@ -597,3 +597,34 @@ def test_calls_that_differ_stay_separate(monkeypatch):
     # two float64 blocks: those two are one function.
     assert str(c.optimized).count("call @_block") == 2
     close(jit(_network)(x, layers), _network(x, layers), rtol=1e-6)
+
+
+def test_compiled_code_runs_without_the_gil():
+    """While one thread is inside compiled code, another runs Python."""
+    import time
+
+    def chain(a, b):
+        for _ in range(8):
+            a = (a @ b) * np.float32(0.001)
+        return a
+
+    f = jit(chain)
+    a, b = randn(1024, 1024), randn(1024, 1024)
+    f(a, b)  # compile
+    start = time.perf_counter()
+    f(a, b)
+    if time.perf_counter() - start < 0.05:
+        pytest.skip("the call is too fast on this machine to observe")
+    started = threading.Event()
+
+    def work():
+        started.set()
+        f(a, b)
+
+    t = threading.Thread(target=work)
+    t.start()
+    started.wait()
+    time.sleep(0.005)  # returns only if the other thread lets go of the GIL
+    alive = t.is_alive()
+    t.join()
+    assert alive
