@@ -246,7 +246,7 @@ class Compiled:
                           for i, a in zip(self._scope_slots, self._captured)]
         # The common case runs without the general result handling: no
         # captured arrays, no 0-d results.
-        self._plain = (not self._captured and not self._index_checks and
+        self._plain = (not self._captured and not self._checks and
                        all(t.shape for t in self.output_types))
         self._out_fast = self._out_def.builder()
 
@@ -286,12 +286,12 @@ class Compiled:
                 leaves, self._out_def = pytree.flatten(
                     out, "the result", _result_leaf, number_lists=False)
                 values = [t.value for _, t in leaves]
-                # Index checks: the largest and smallest index of each
-                # checked gather, as extra results (see _check_indices).
-                self._index_checks = [(n, axis) for _, _, n, axis in
-                                      trace.index_checks]
-                for hi, lo, _, _ in trace.index_checks:
-                    values += [hi.value, lo.value]
+                # Run-time checks (index bounds, integer exponents): their
+                # values are extra results, checked after each call.
+                self._checks = [(len(tracers), check)
+                                for tracers, check in trace.checks]
+                for tracers, _ in trace.checks:
+                    values += [t.value for t in tracers]
                 func.ReturnOp(values, loc=user_location())
         finally:
             trace.builder.diagnostics.detach()
@@ -304,7 +304,8 @@ class Compiled:
         types_ = [TensorType(tuple(ir.RankedTensorType(v.type).shape),
                              dtype_of(v)) for v in values]
         #: The results' types (without the index checks' extra results).
-        self.output_types = types_[:len(types_) - 2 * len(self._index_checks)]
+        self._check_results = sum(n for n, _ in self._checks)
+        self.output_types = types_[:len(types_) - self._check_results]
         self._result_types = types_
         if not module.operation.verify():
             raise compiler.CompilationError("traced module does not verify")
@@ -325,10 +326,13 @@ class Compiled:
                             "jit function to get a new specialisation")
         return self._run(call.arrays, scope)
 
-    def _check_indices(self, bounds) -> None:
-        """Raises IndexError when a traced index was out of bounds (the
-        compiled gather clamped it)."""
-        _index_error(self._index_checks, bounds)
+    def _run_checks(self, values) -> None:
+        """Raises the error a run-time check found (IndexError for a traced
+        index out of bounds, which the compiled gather clamped; ValueError
+        for a negative integer exponent)."""
+        it = iter(values)
+        for count, check in self._checks:
+            check(*[next(it)[()] for _ in range(count)])
 
     def _run(self, args, scope):
         """Runs with the captured arrays as found in `scope` now (of the
@@ -347,20 +351,12 @@ class Compiled:
                     "Compiled object) to get a new specialisation")
             captured.append(a)
         results = self._executable(list(args) + captured)
-        if self._index_checks:
-            count = 2 * len(self._index_checks)
-            self._check_indices(results[-count:])
+        if self._checks:
+            count = self._check_results
+            self._run_checks(results[-count:])
             results = results[:-count]
         results = [r[()] if r.ndim == 0 else r for r in results]
         return self._out_def.build(results)
-
-
-def _index_error(checks, bounds) -> None:
-    for (n, axis), hi, lo in zip(checks, bounds[0::2], bounds[1::2]):
-        if hi >= n or lo < -n:
-            bad = int(hi) if hi >= n else int(lo)
-            raise IndexError(f"index {bad} is out of bounds for axis {axis} "
-                             f"with size {n}")
 
 
 def _result_leaf(value, label):

@@ -50,8 +50,10 @@ class TraceContext:
         self._captured_ids: Dict[int, "Tracer"] = {}
         #: Whether traced indices are bounds-checked at run time.
         self.check_indices = True
-        #: (max, min, size, axis) of each checked gather's indices.
-        self.index_checks: List[tuple] = []
+        #: Run-time checks: (scalar tracers, check) pairs; the tracers
+        #: become extra results of the compiled function and after every
+        #: call `check(*values)` raises if they show an error.
+        self.checks: List[tuple] = []
 
     def __enter__(self) -> "TraceContext":
         self._previous = current_trace()
@@ -85,7 +87,25 @@ class TraceContext:
                                         tuple(range(ids.ndim)), False))
         lo = Tracer(self.builder.reduce("reduce_min", ids.value,
                                         tuple(range(ids.ndim)), False))
-        self.index_checks.append((hi, lo, n, axis))
+
+        def check(hi, lo):
+            if hi >= n or lo < -n:
+                bad = int(hi) if hi >= n else int(lo)
+                raise IndexError(f"index {bad} is out of bounds for axis "
+                                 f"{axis} with size {n}")
+        self.checks.append(((hi, lo), check))
+
+    def check_nonnegative_exponent(self, exponent: "Tracer") -> None:
+        """NumPy refuses integer powers with negative exponents: a run-time
+        check of traced integer exponents."""
+        lo = Tracer(self.builder.reduce("reduce_min", exponent.value,
+                                        tuple(range(exponent.ndim)), False))
+
+        def check(lo):
+            if lo < 0:
+                raise ValueError("Integers to negative integer powers are "
+                                 "not allowed.")
+        self.checks.append(((lo,), check))
 
     def constant(self, value, dtype=None) -> "Tracer":
         array = np.asarray(value, dtype=dtype)
@@ -285,7 +305,15 @@ class Tracer:
         if dtype == np.bool_:
             raise TypeError(f"np.{ufunc.__name__} on booleans is not "
                             f"supported; cast to a number type first")
+        if ufunc is np.power and _is_scalar(rhs) and dtype.kind == "f" and \
+                float(rhs) == 0.5 and isinstance(lhs, Tracer):
+            # NumPy computes x ** 0.5 (a scalar exponent) as sqrt(x):
+            # (-inf) ** 0.5 is nan there, not pow's inf.
+            return Tracer(b.unary("sqrt", lhs.astype(dtype).value))
         l, r = as_tracer(lhs, dtype), as_tracer(rhs, dtype)
+        if ufunc is np.power and dtype.kind in "iu" and \
+                isinstance(rhs, Tracer):
+            _ctx().check_nonnegative_exponent(r)
         return Tracer(b.binary(name, l.value, r.value))
 
     def _unary(self, ufunc, x) -> "Tracer":

@@ -54,9 +54,13 @@ SmallVector<unsigned> contractionOrder(linalg::GenericOp op,
     // B is [..., k, n]: walk rows of B and C in the innermost loop.
     auto type = cast<ShapedType>(op.getDpsInits()[0].getType());
     ArrayRef<int64_t> shape = type.getShape().take_back(2);
-    // Dynamic sizes count as large.
-    bool small = !ShapedType::isDynamicShape(shape) &&
-                 shape[0] * shape[1] * type.getElementTypeBitWidth() / 8 <=
+    // Dynamic sizes, and elements without a bit width (complex), count
+    // as large.
+    Type element = type.getElementType();
+    bool small = !ShapedType::isDynamicShape(shape) && element.isIntOrFloat() &&
+                 shape[0] * shape[1] *
+                         static_cast<int64_t>(element.getIntOrFloatBitWidth()) /
+                         8 <=
                      kCacheResidentBytes;
     if (small)
       order.append({kDim, mDim, nDim}); // stream B exactly once

@@ -7,9 +7,9 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/AffineMap.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include <limits>
 #include <type_traits>
-#include "mlir/IR/BuiltinOps.h"
 
 namespace mlir {
 namespace tt {
@@ -213,7 +213,6 @@ TT_FLOAT_ONLY(LogOp, math::LogOp)
 TT_FLOAT_ONLY(TanhOp, math::TanhOp)
 TT_FLOAT_ONLY(SqrtOp, math::SqrtOp)
 TT_FLOAT_ONLY(RsqrtOp, math::RsqrtOp)
-TT_FLOAT_ONLY(ErfOp, math::ErfOp)
 TT_FLOAT_ONLY(SinOp, math::SinOp)
 TT_FLOAT_ONLY(CosOp, math::CosOp)
 TT_FLOAT_ONLY(FloorOp, math::FloorOp)
@@ -222,6 +221,15 @@ TT_FLOAT_ONLY(RoundOp, math::RoundEvenOp)
 TT_FLOAT_ONLY(Exp2Op, math::Exp2Op)
 TT_FLOAT_ONLY(Log2Op, math::Log2Op)
 #undef TT_FLOAT_ONLY
+
+// erf is odd: the sign of x is copied onto the result, so that
+// erf(-0.0) = -0.0 also where a polynomial approximation gives +0.0.
+template <>
+Value ElementwiseLowering<ErfOp>::scalar(ErfOp, OpBuilder &b, Location loc,
+                                         ValueRange args, Type) {
+  Value erf = math::ErfOp::create(b, loc, args[0]);
+  return math::CopySignOp::create(b, loc, erf, args[0]);
+}
 
 // log1p and expm1 by the classic corrections (Goldberg; Kahan) on log and
 // exp, accurate to a few ulps near zero where log(1 + x) and exp(x) - 1
@@ -234,11 +242,12 @@ Value ElementwiseLowering<Log1pOp>::scalar(Log1pOp, OpBuilder &b, Location loc,
   Value x = args[0];
   Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 1.0));
   Value u = arith::AddFOp::create(b, loc, one, x);
-  Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
+  Value isOne =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
   Value log = math::LogOp::create(b, loc, u);
-  Value scaled = arith::DivFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, log, x),
-      arith::SubFOp::create(b, loc, u, one));
+  Value scaled =
+      arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, log, x),
+                            arith::SubFOp::create(b, loc, u, one));
   // u = +inf (x = +inf) gives inf/inf: log(u) is right there.
   Value isInf = arith::CmpFOp::create(
       b, loc, arith::CmpFPredicate::OEQ, u,
@@ -257,18 +266,19 @@ Value ElementwiseLowering<Expm1Op>::scalar(Expm1Op, OpBuilder &b, Location loc,
   Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 1.0));
   Value u = math::ExpOp::create(b, loc, x);
   Value um1 = arith::SubFOp::create(b, loc, u, one);
-  Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
+  Value isOne =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
   Value minusOne =
       arith::ConstantOp::create(b, loc, b.getFloatAttr(type, -1.0));
-  Value saturated = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                          um1, minusOne);
+  Value saturated =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, um1, minusOne);
   Value inf = arith::ConstantOp::create(
       b, loc, b.getFloatAttr(type, std::numeric_limits<double>::infinity()));
   Value isInf =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, inf);
-  Value scaled = arith::DivFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, um1, x),
-      math::LogOp::create(b, loc, u));
+  Value scaled =
+      arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, um1, x),
+                            math::LogOp::create(b, loc, u));
   Value general = arith::SelectOp::create(
       b, loc, saturated, minusOne,
       arith::SelectOp::create(b, loc, isInf, u, scaled));
@@ -562,18 +572,18 @@ struct ArgReductionLowering : public StaticShapeLowering<OpTy> {
                 nb, nloc,
                 isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
                 x, cur);
-            Value xNan = arith::CmpFOp::create(
-                nb, nloc, arith::CmpFPredicate::UNO, x, x);
+            Value xNan = arith::CmpFOp::create(nb, nloc,
+                                               arith::CmpFPredicate::UNO, x, x);
             Value curNumber = arith::CmpFOp::create(
                 nb, nloc, arith::CmpFPredicate::ORD, cur, cur);
             take = arith::OrIOp::create(
                 nb, nloc, better,
                 arith::AndIOp::create(nb, nloc, xNan, curNumber));
           } else {
-            take = arith::CmpIOp::create(
-                nb, nloc,
-                isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
-                x, cur);
+            take = arith::CmpIOp::create(nb, nloc,
+                                         isMax ? arith::CmpIPredicate::sgt
+                                               : arith::CmpIPredicate::slt,
+                                         x, cur);
           }
           Value i = arith::IndexCastOp::create(
               nb, nloc, i32, linalg::IndexOp::create(nb, nloc, axis));
@@ -611,8 +621,7 @@ struct CumsumLowering : public StaticShapeLowering<CumsumOp> {
       return offsets;
     };
     Value first = tensor::ExtractSliceOp::create(
-        b, loc, sliceType, input, offsetsAt(b.getIndexAttr(0)), sizes,
-        strides);
+        b, loc, sliceType, input, offsetsAt(b.getIndexAttr(0)), sizes, strides);
     Value result = tensor::InsertSliceOp::create(
         b, loc, first, tensor::EmptyOp::create(b, loc, type.getShape(), et),
         offsetsAt(b.getIndexAttr(0)), sizes, strides);
@@ -631,8 +640,7 @@ struct CumsumLowering : public StaticShapeLowering<CumsumOp> {
           Value sum = buildElementwise(
               nb, nloc, sliceType, ValueRange{prev, x},
               [](OpBuilder &eb, Location eloc, ValueRange args, Type) {
-                return floatOrInt<arith::AddFOp, arith::AddIOp>(eb, eloc,
-                                                                args);
+                return floatOrInt<arith::AddFOp, arith::AddIOp>(eb, eloc, args);
               });
           Value updated = tensor::InsertSliceOp::create(
               nb, nloc, sum, iter[0], offsetsAt(i), sizes, strides);
@@ -670,7 +678,9 @@ Value ReductionLowering<VarOp>::reduce(VarOp op, OpBuilder &b, Location loc,
         Value d = arith::SubFOp::create(nb, nloc, args[0], args[1]);
         return arith::MulFOp::create(nb, nloc, d, d);
       });
-  double divisor = static_cast<double>(n - op.getDdof());
+  // ddof is unsigned: subtract as signed, so that ddof > N gives a
+  // negative divisor (inf, as NumPy), not a huge one.
+  double divisor = static_cast<double>(n - static_cast<int64_t>(op.getDdof()));
   // NumPy gives inf/nan (with a warning) when N - ddof <= 0.
   return buildReduction(b, loc, squares, op.getAxes(), Combiner::Add,
                         divisor > 0 ? 1.0 / divisor
@@ -831,6 +841,10 @@ struct ConcatLowering : public StaticShapeLowering<ConcatOp> {
     int64_t offset = 0;
     for (Value input : adaptor.getInputs()) {
       auto it = cast<RankedTensorType>(input.getType());
+      // An empty input adds nothing (and its offset may be one past the
+      // end, which tensor.insert_slice rejects).
+      if (it.getNumElements() == 0)
+        continue;
       SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
       offsets[axis] = offset;
       result = tensor::InsertSliceOp::create(

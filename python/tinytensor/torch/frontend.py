@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+import threading
 from typing import Sequence
 
 import numpy as np
@@ -115,8 +117,23 @@ class jit:
                             f"{type(model).__name__}")
         self.model = model
         self._cache = {}
+        self._lock = threading.Lock()
+        try:
+            self._signature = inspect.signature(model.forward)
+        except (TypeError, ValueError):  # no signature to check against
+            self._signature = None
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs, **kwargs):
+        name = f"{type(self.model).__name__}.forward()"
+        if self._signature is not None:
+            try:  # the TypeError eager PyTorch would raise
+                self._signature.bind(*inputs, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"{name}: {e}") from None
+        if kwargs:
+            raise TypeError(f"{name}: keyword arguments are not supported "
+                            f"by tinytensor.torch.jit; pass the tensors "
+                            f"positionally")
         for i, t in enumerate(inputs):
             if not isinstance(t, torch.Tensor):
                 raise TypeError(f"input #{i} must be a torch.Tensor, got "
@@ -126,5 +143,9 @@ class jit:
         key = (tuple((tuple(t.shape), t.dtype) for t in inputs), modes)
         compiled = self._cache.get(key)
         if compiled is None:
-            compiled = self._cache[key] = TorchCompiled(self.model, inputs)
+            with self._lock:  # one thread compiles, the others wait
+                compiled = self._cache.get(key)
+                if compiled is None:
+                    compiled = TorchCompiled(self.model, inputs)
+                    self._cache[key] = compiled
         return compiled(*inputs)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
+import threading
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -775,11 +776,20 @@ def _from_symbolic_trace(model, gm) -> GraphProgram:
     return GraphProgram(gm.graph, user_inputs, constants, None, targets)
 
 
+_CAPTURE_LOCK = threading.RLock()
+
+
 def capture(model: torch.nn.Module, inputs: tuple) -> GraphProgram:
-    """The ATen program of `model` on inputs shaped like `inputs`."""
+    """The ATen program of `model` on inputs shaped like `inputs`.
+    torch.export is not thread-safe: captures run one at a time."""
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"expected a torch.nn.Module, got "
                         f"{type(model).__name__}")
+    with _CAPTURE_LOCK:
+        return _capture(model, inputs)
+
+
+def _capture(model: torch.nn.Module, inputs: tuple) -> GraphProgram:
     try:
         ep = _export(model, inputs)
     except Exception as export_error:  # torch.export rejected the module

@@ -145,3 +145,15 @@ func.func @matvec(%a: tensor<8x16xf32>, %b: tensor<16xf32>, %c: tensor<8xf32>) -
   %0 = linalg.matvec ins(%a, %b : tensor<8x16xf32>, tensor<16xf32>) outs(%c : tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// A complex matmul (no bit width to size a cache footprint with) is
+// handled like one of unknown size instead of crashing.
+// CHECK-LABEL: func.func @complex_matmul
+// CHECK: linalg.generic
+func.func @complex_matmul(%a: tensor<2x2xcomplex<f32>>, %b: tensor<2x2xcomplex<f32>>) -> tensor<2x2xcomplex<f32>> {
+  %init = tensor.empty() : tensor<2x2xcomplex<f32>>
+  %0 = linalg.matmul ins(%a, %b : tensor<2x2xcomplex<f32>>, tensor<2x2xcomplex<f32>>) outs(%init : tensor<2x2xcomplex<f32>>) -> tensor<2x2xcomplex<f32>>
+  return %0 : tensor<2x2xcomplex<f32>>
+}

@@ -313,7 +313,8 @@ func.func @select(%c: tensor<4x4xi1>, %t: tensor<4xf32>, %f: tensor<f32>) -> ten
 // CHECK-NEXT:      %[[V:.*]] = math.rsqrt %[[X]] : f32
 // CHECK-NEXT:      linalg.yield %[[V]] : f32
 // CHECK:         ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT:      %[[V:.*]] = math.erf %[[X]] : f32
+// CHECK-NEXT:      %[[E:.*]] = math.erf %[[X]] : f32
+// CHECK-NEXT:      %[[V:.*]] = math.copysign %[[E]], %[[X]] : f32
 // CHECK-NEXT:      linalg.yield %[[V]] : f32
 // CHECK-NOT:     linalg.generic
 // CHECK:         return

@@ -204,3 +204,16 @@ func.func @constants() -> (tensor<2x2xf32>, tensor<3xi32>, tensor<2xi1>, tensor<
   %3 = tt.constant dense<0.5> : tensor<f64>
   return %0, %1, %2, %3 : tensor<2x2xf32>, tensor<3xi32>, tensor<2xi1>, tensor<f64>
 }
+
+// -----
+
+// Empty inputs of a concat add nothing (an insert_slice at one past the end
+// would be invalid).
+// CHECK-LABEL: func.func @concat_empty_inputs
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK-NEXT: %[[R:.*]] = tensor.insert_slice %arg0 into %[[E]][0, 0] [2, 3] [1, 1]
+// CHECK-NEXT: return %[[R]]
+func.func @concat_empty_inputs(%b: tensor<2x3xf32>, %a: tensor<0x3xf32>) -> tensor<2x3xf32> {
+  %0 = tt.concat %b, %a, %a axis = 0 : (tensor<2x3xf32>, tensor<0x3xf32>, tensor<0x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

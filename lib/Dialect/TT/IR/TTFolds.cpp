@@ -402,10 +402,12 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  // A constant needs a static type; an unranked result is refined first
+  // (--tt-infer-shapes).
+  auto type = dyn_cast<RankedTensorType>(getType());
   auto d = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
-  if (d && d.isSplat())
-    return DenseElementsAttr::get(cast<ShapedType>(getType()),
-                                  d.getSplatValue<Attribute>());
+  if (type && type.hasStaticShape() && d && d.isSplat())
+    return DenseElementsAttr::get(type, d.getSplatValue<Attribute>());
   return {};
 }
 
@@ -413,10 +415,12 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType() &&
       llvm::all_of(getStarts(), [](int64_t s) { return s == 0; }))
     return getInput();
+  // A constant needs a static type; an unranked result is refined first
+  // (--tt-infer-shapes).
+  auto type = dyn_cast<RankedTensorType>(getType());
   auto d = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
-  if (d && d.isSplat())
-    return DenseElementsAttr::get(cast<ShapedType>(getType()),
-                                  d.getSplatValue<Attribute>());
+  if (type && type.hasStaticShape() && d && d.isSplat())
+    return DenseElementsAttr::get(type, d.getSplatValue<Attribute>());
   return {};
 }
 
@@ -462,9 +466,19 @@ struct ComposeTransposes : public OpRewritePattern<TransposeOp> {
     auto inner = op.getInput().getDefiningOp<TransposeOp>();
     if (!inner)
       return failure();
+    // With an unranked intermediate type the outer permutation was not
+    // checked against the inner one: compose only permutations of the
+    // same size (a mismatch is the verifier's to report, not ours to read
+    // past the end of).
+    ArrayRef<int64_t> outer = op.getPermutation();
+    ArrayRef<int64_t> first = inner.getPermutation();
+    int64_t rank = static_cast<int64_t>(first.size());
+    if (static_cast<int64_t>(outer.size()) != rank ||
+        llvm::any_of(outer, [&](int64_t p) { return p < 0 || p >= rank; }))
+      return failure();
     SmallVector<int64_t> perm;
-    for (int64_t p : op.getPermutation())
-      perm.push_back(inner.getPermutation()[p]);
+    for (int64_t p : outer)
+      perm.push_back(first[p]);
     rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), inner.getInput(),
                                              perm);
     return success();

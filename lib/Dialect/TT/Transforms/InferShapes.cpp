@@ -29,7 +29,10 @@ struct InferShapesPass : public tt::impl::TTInferShapesBase<InferShapesPass> {
       func.walk([&](Operation *op) {
         if (!isa<TTDialect>(op->getDialect()))
           return;
-        lookThroughShapeErasingCasts(op);
+        if (failed(lookThroughShapeErasingCasts(op))) {
+          failedAny = true;
+          return;
+        }
         if (llvm::any_of(op->getResultTypes(), isUnranked) &&
             failed(refine(op)))
           failedAny = true;
@@ -46,14 +49,44 @@ struct InferShapesPass : public tt::impl::TTInferShapesBase<InferShapesPass> {
   }
 
   /// Replaces operands produced by `tensor.cast` from a more refined type
-  /// with the cast's source.
-  static void lookThroughShapeErasingCasts(Operation *op) {
+  /// with the cast's source. The refined operands are checked again: if
+  /// the op's shape rules reject them (they were only compatible while
+  /// unranked), or infer other result types than the op declares, the
+  /// operands are restored and the error reported.
+  static LogicalResult lookThroughShapeErasingCasts(Operation *op) {
+    SmallVector<Value> original(op->getOperands());
+    bool changed = false;
     for (OpOperand &operand : op->getOpOperands()) {
       auto castOp = operand.get().getDefiningOp<tensor::CastOp>();
       if (castOp && isUnranked(castOp.getType()) &&
-          !isUnranked(castOp.getSource().getType()))
+          !isUnranked(castOp.getSource().getType())) {
         operand.set(castOp.getSource());
+        changed = true;
+      }
     }
+    auto inferrable = dyn_cast<InferTypeOpInterface>(op);
+    if (!changed || !inferrable)
+      return success();
+    SmallVector<Type> inferred;
+    bool ok = succeeded(inferrable.inferReturnTypes(
+        op->getContext(), op->getLoc(), op->getOperands(),
+        op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+        op->getRegions(), inferred));
+    if (!ok)
+      op->emitError("unable to infer the result shape of this operation");
+    else {
+      for (auto [declared, type] : llvm::zip(op->getResultTypes(), inferred))
+        if (failed(verifyCompatibleShape(declared, type)) ||
+            getElementTypeOrSelf(declared) != getElementTypeOrSelf(type)) {
+          op->emitError("the refined operand types give result type ")
+              << type << ", but the op declares " << declared;
+          ok = false;
+        }
+    }
+    if (ok)
+      return success();
+    op->setOperands(original);
+    return failure();
   }
 
   /// Sets the op's result types to the inferred ones; users outside tt that
