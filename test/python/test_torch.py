@@ -413,17 +413,17 @@ def test_symbolic_trace_fallback_end_to_end(monkeypatch):
     torch.testing.assert_close(run(x), eager(model, x), rtol=RTOL, atol=ATOL)
     # Errors from the fallback still name the op and the module.
     with pytest.raises(UnsupportedOpError) as info:
-        ttorch.compile(nn.Sequential(nn.Linear(4, 4), CumSum()),
+        ttorch.compile(nn.Sequential(nn.Linear(4, 4), CumProd()),
                        torch.randn(2, 4))
-    assert "cumsum" in str(info.value)
-    assert "'1'" in str(info.value) and "CumSum" in str(info.value)
-    assert "torch.cumsum(x, 0)" in str(info.value) or \
+    assert "cumprod" in str(info.value)
+    assert "'1'" in str(info.value) and "CumProd" in str(info.value)
+    assert "torch.cumprod(x, 0)" in str(info.value) or \
         "test_torch.py" in str(info.value)
 
 
-class CumSum(nn.Module):
+class CumProd(nn.Module):
     def forward(self, x):
-        return torch.cumsum(x, 0)
+        return torch.cumprod(x, 0)
 
 
 def test_replaced_parameters_are_recaptured():

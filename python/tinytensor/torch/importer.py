@@ -318,8 +318,77 @@ def _amax(x, dim=(), keepdim=False):
 
 def _amin(x, dim=(), keepdim=False):
     if _dtype_of(x) == np.bool_:
-        raise UnsupportedOpError("amin of a bool tensor is not supported")
-    return -np.max(-x, axis=_axes(dim, x), keepdims=keepdim)
+        return np.all(x, axis=_axes(dim, x), keepdims=keepdim)
+    return np.min(x, axis=_axes(dim, x), keepdims=keepdim)
+
+
+def _arg(fn, x, dim=None, keepdim=False):
+    if _dtype_of(x) == np.bool_:
+        x = _cast(x, np.int32)
+    if dim is None:
+        out = fn(np.reshape(x, (-1,)))
+        return np.reshape(out, (1,) * _dim(x)) if keepdim else out
+    return fn(x, axis=dim % max(_dim(x), 1), keepdims=keepdim)
+
+
+def _any(x, dim=None, keepdim=False):
+    return np.any(x, axis=_axes(dim, x), keepdims=keepdim)
+
+
+def _all(x, dim=None, keepdim=False):
+    return np.all(x, axis=_axes(dim, x), keepdims=keepdim)
+
+
+def _prod(x, dim=None, keepdim=False, dtype=None):
+    if dtype is not None:
+        x = _cast(x, numpy_dtype(dtype))
+    target = np.int32 if _dtype_of(x).kind in "biu" else None
+    axis = None if dim is None else dim % max(_dim(x), 1)
+    return np.prod(x, axis=axis, keepdims=keepdim, dtype=target)
+
+
+def _cumsum(x, dim, dtype=None):
+    if dtype is not None:
+        x = _cast(x, numpy_dtype(dtype))
+    target = np.int32 if _dtype_of(x).kind in "biu" else None
+    return np.cumsum(x, axis=dim % max(_dim(x), 1), dtype=target)
+
+
+def _remainder(x, y):
+    """Python's modulo (the divisor's sign), for floating-point tensors."""
+    if _dtype_of(x).kind in "biu" and _dtype_of(y).kind in "biu":
+        raise UnsupportedOpError("remainder of integer tensors is not "
+                                 "supported")
+    return x - np.floor(x / y) * y
+
+
+def _fmod(x, y):
+    """C's fmod (the dividend's sign), for floating-point tensors."""
+    if _dtype_of(x).kind in "biu" and _dtype_of(y).kind in "biu":
+        raise UnsupportedOpError("fmod of integer tensors is not supported")
+    q = x / y
+    return x - np.where(q < 0, np.ceil(q), np.floor(q)) * y
+
+
+def _index_select(x, dim, index):
+    return np.take(x, index, axis=dim % max(_dim(x), 1))
+
+
+def _gather(x, dim, index, sparse_grad=False):
+    """torch.gather: out[i][j][k] = x[i][index[i][j][k]][k] for dim=1."""
+    n = _dim(x)
+    dim = dim % max(n, 1)
+    shape = tuple(np.shape(index)) if not isinstance(index, Tracer) else \
+        index.shape
+    key = []
+    for d in range(n):
+        if d == dim:
+            key.append(index)
+        else:
+            ar = np.arange(shape[d], dtype=np.int32).reshape(
+                [-1 if e == d else 1 for e in range(n)])
+            key.append(np.broadcast_to(ar, shape))
+    return as_tracer(x)[tuple(key)]
 
 
 class _Unavailable:
@@ -333,15 +402,13 @@ class _Unavailable:
 def _max(x, dim=None, keepdim=False):
     if dim is None:                      # max.default: full reduction
         return _amax(x)
-    return _amax(x, dim, keepdim), _Unavailable(
-        "the indices of max(dim) (argmax)")
+    return _amax(x, dim, keepdim), _arg(np.argmax, x, dim, keepdim)
 
 
 def _min(x, dim=None, keepdim=False):
     if dim is None:
         return _amin(x)
-    return _amin(x, dim, keepdim), _Unavailable(
-        "the indices of min(dim) (argmin)")
+    return _amin(x, dim, keepdim), _arg(np.argmin, x, dim, keepdim)
 
 
 def _div(x, y, rounding_mode=None):
@@ -424,7 +491,18 @@ ATEN_OPS: Dict[str, Callable] = {
     "leaky_relu": _leaky_relu,
     "hardtanh": lambda x, min_val=-1.0, max_val=1.0: _clamp(x, min_val,
                                                             max_val),
-    "log1p": lambda x: np.log(1 + x),
+    "log1p": np.log1p, "expm1": np.expm1, "exp2": np.exp2, "log2": np.log2,
+    "sin": np.sin, "cos": np.cos, "floor": np.floor, "ceil": np.ceil,
+    "round": lambda x, decimals=0: np.round(x, decimals), "sign": np.sign,
+    "square": np.square, "remainder": _remainder, "fmod": _fmod,
+    "argmax": lambda x, dim=None, keepdim=False: _arg(np.argmax, x, dim,
+                                                      keepdim),
+    "argmin": lambda x, dim=None, keepdim=False: _arg(np.argmin, x, dim,
+                                                      keepdim),
+    "any": _any, "all": _all, "prod": _prod, "cumsum": _cumsum,
+    "index_select": _index_select, "gather": _gather,
+    "tril": lambda x, diagonal=0: np.tril(x, diagonal),
+    "triu": lambda x, diagonal=0: np.triu(x, diagonal),
     "_assert_tensor_metadata": _no_op,
     "_softmax": _softmax, "softmax": lambda x, dim, dtype=None: _softmax(
         x if dtype is None else _cast(x, numpy_dtype(dtype)), dim),

@@ -1,0 +1,145 @@
+"""tinytensor.torch: ATen ops added with the NumPy front end's new tt ops
+(sin ... cumsum, argmax/argmin and max.dim indices, any/all, index_select,
+gather, remainder/fmod, tril/triu), attention through
+F.scaled_dot_product_attention and nn.TransformerEncoderLayer, each against
+PyTorch eager."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import tinytensor.torch as ttorch  # noqa: E402
+
+RTOL, ATOL = 1e-5, 1e-6
+
+
+@pytest.fixture(autouse=True)
+def _seed():
+    torch.manual_seed(0)
+
+
+class Fn(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *inputs):
+        return self.fn(*inputs)
+
+
+def check(model, *inputs, rtol=RTOL, atol=ATOL):
+    got = ttorch.jit(model)(*inputs)
+    with torch.no_grad():
+        expected = model(*inputs)
+    torch.testing.assert_close(got, expected, rtol=rtol, atol=atol)
+    return got
+
+
+@pytest.mark.parametrize("fn", [
+    torch.sin, torch.cos, torch.floor, torch.ceil, torch.round, torch.sign,
+    torch.square, torch.exp2, torch.expm1,
+    lambda x: torch.log1p(x.abs()), lambda x: torch.log2(x.abs() + 1),
+    lambda x: torch.round(x * 10, decimals=1),
+], ids=lambda f: getattr(f, "__name__", "lambda"))
+def test_elementwise(fn):
+    check(Fn(fn), torch.randn(5, 7) * 3)
+
+
+def test_remainder_fmod():
+    x, y = torch.randn(4, 6) * 5, torch.randn(4, 6) + 3
+    check(Fn(torch.remainder), x, y)
+    check(Fn(torch.fmod), x, y)
+    check(Fn(lambda a: torch.remainder(a, 1.5)), x)
+
+
+@pytest.mark.parametrize("dim", [None, 0, 1, -1])
+def test_arg_reductions(dim):
+    x = torch.randn(6, 9)
+    check(Fn(lambda a: torch.argmax(a, dim=dim)), x)
+    check(Fn(lambda a: torch.argmin(a, dim=dim, keepdim=dim is not None)), x)
+
+
+def test_max_min_dim_values_and_indices():
+    x = torch.randn(4, 5, 3)
+    check(Fn(lambda a: torch.max(a, dim=1)), x)
+    check(Fn(lambda a: torch.min(a, dim=-1, keepdim=True)), x)
+    check(Fn(lambda a: a.max(dim=0).indices * 2), x)
+
+
+@pytest.mark.parametrize("dim", [None, 0, 1])
+def test_any_all(dim):
+    x = torch.randn(5, 4)
+    if dim is None:
+        check(Fn(lambda a: torch.any(a > 1.5)), x)
+        check(Fn(lambda a: torch.all(a > -3)), x)
+    else:
+        check(Fn(lambda a: torch.any(a > 1.0, dim=dim)), x)
+        check(Fn(lambda a: torch.all(a > -1.0, dim=dim, keepdim=True)), x)
+
+
+def test_prod_cumsum():
+    x = torch.randn(4, 6)
+    check(Fn(lambda a: torch.prod(a, dim=1)), x)
+    check(Fn(lambda a: torch.prod(a)), x)
+    check(Fn(lambda a: torch.cumsum(a, dim=1)), x)
+    check(Fn(lambda a: torch.cumsum(a, dim=0, dtype=torch.float64)), x)
+    i = torch.randint(-3, 4, (3, 5))
+    check(Fn(lambda a: torch.cumsum(a, dim=1)), i)
+    check(Fn(lambda a: torch.prod(a, dim=0)), i)
+
+
+def test_index_select_and_gather():
+    x = torch.randn(5, 6, 3)
+    idx = torch.tensor([4, 0, 2, 2])
+    check(Fn(lambda a, i: torch.index_select(a, 1, i)), x, idx)
+    check(Fn(lambda a, i: torch.index_select(a, 0, i)), x, idx)
+    g = torch.randint(0, 6, (5, 2, 3))
+    check(Fn(lambda a, i: torch.gather(a, 1, i)), x, g)
+    g0 = torch.randint(0, 5, (3, 6, 3))
+    check(Fn(lambda a, i: torch.gather(a, 0, i)), x, g0)
+
+
+def test_tril_triu():
+    x = torch.randn(5, 7)
+    check(Fn(lambda a: torch.tril(a, -1)), x)
+    check(Fn(lambda a: torch.triu(a, 2)), x)
+
+
+def test_embedding_out_of_range_is_an_index_error():
+    model = nn.Embedding(10, 4)
+    run = ttorch.jit(model)
+    ok = torch.tensor([[1, 9], [0, 3]])
+    torch.testing.assert_close(run(ok), model(ok).detach())
+    with pytest.raises(IndexError):
+        model(torch.tensor([[1, 10]]))
+    with pytest.raises(IndexError, match="out of bounds"):
+        run(torch.tensor([[1, 10]]))
+
+
+def test_embedding_then_argmax():
+    class Tagger(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(20, 8)
+            self.out = nn.Linear(8, 5)
+
+        def forward(self, ids):
+            return self.out(self.emb(ids)).argmax(dim=-1)
+
+    check(Tagger().eval(), torch.randint(0, 20, (3, 7)))
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_scaled_dot_product_attention(causal):
+    q, k, v = (torch.randn(2, 3, 5, 8) for _ in range(3))
+    check(Fn(lambda a, b, c: F.scaled_dot_product_attention(
+        a, b, c, is_causal=causal)), q, k, v, rtol=1e-4, atol=1e-5)
+
+
+def test_transformer_encoder_layer_unmodified():
+    layer = nn.TransformerEncoderLayer(d_model=64, nhead=4,
+                                       batch_first=True).eval()
+    x = torch.randn(2, 10, 64)
+    check(layer, x, rtol=1e-4, atol=1e-5)
