@@ -25,8 +25,8 @@ import torch.utils._pytree as pytree
 from ..tracing import Tracer, as_tracer
 
 
-class UnsupportedOpError(NotImplementedError):
-    """A PyTorch operation TinyTensor cannot compile (yet)."""
+from .errors import UnsupportedOpError  # noqa: E402
+from . import vision  # noqa: E402
 
 
 _TORCH_TO_NUMPY = {
@@ -529,6 +529,25 @@ ATEN_OPS: Dict[str, Callable] = {
     "full_like": _full_like, "arange": _arange,
     "scalar_tensor": lambda v, dtype=None, **kw: _full((), v, dtype),
     "embedding": _embedding,
+    "convolution": vision.convolution,
+    "max_pool2d_with_indices": lambda x, kernel_size, stride=(), padding=0,
+        dilation=1, ceil_mode=False: (
+            vision.max_pool(x, kernel_size, stride, padding, dilation,
+                            ceil_mode),
+            _Unavailable("the indices of max_pool2d")),
+    "max_pool2d": lambda x, kernel_size, stride=(), padding=0, dilation=1,
+        ceil_mode=False: vision.max_pool(x, kernel_size, stride, padding,
+                                         dilation, ceil_mode),
+    "avg_pool2d": vision.avg_pool,
+    "avg_pool1d": lambda x, kernel_size, stride=(), padding=0,
+        ceil_mode=False, count_include_pad=True: vision.avg_pool(
+            x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+            nd=1),
+    "_adaptive_avg_pool2d": vision.adaptive_avg_pool,
+    "adaptive_avg_pool2d": vision.adaptive_avg_pool,
+    "_native_batch_norm_legit_no_training": vision.batch_norm_eval,
+    "constant_pad_nd": vision.constant_pad_nd,
+    "index": vision.index_tensor,
     "clone": _identity, "contiguous": _identity, "alias": _identity,
     "detach": _identity, "lift_fresh_copy": _identity,
 }

@@ -1,0 +1,252 @@
+"""Convolution, pooling, batch norm and padding for the PyTorch front end,
+composed from tt ops through the NumPy tracer (shapes are static, so every
+window offset, padding and divisor is known while tracing).
+
+- convolution: zero padding, one strided `tt.slice` per kernel offset
+  (im2col), then one matmul per group against the weights seen as
+  [F, C*K]: the convolution runs in the matmul kernels of the back end;
+- max / average pooling: one strided slice per window offset, reduced with
+  max or sum; average divisors (count_include_pad, ceil_mode,
+  divisor_override) are constants computed with NumPy;
+- adaptive average pooling: PyTorch's bins, separably along each axis;
+- batch norm in eval mode; constant padding (reflection and replication
+  padding decompose into `index.Tensor`, which the tracer handles).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import List, Sequence
+
+import numpy as np
+
+from ..tracing import Tracer, as_tracer, current_trace
+from .errors import UnsupportedOpError
+
+
+def _tuple(v, n: int) -> List[int]:
+    if isinstance(v, (list, tuple)):
+        v = [int(x) for x in v]
+        return v * n if len(v) == 1 else v
+    return [int(v)] * n
+
+
+def _fill(shape, value, dtype) -> Tracer:
+    return current_trace().constant(np.full(shape, value, dtype=dtype))
+
+
+def _pad_axis(x: Tracer, axis: int, lo: int, hi: int, value) -> Tracer:
+    """x padded with `value` (or cropped, for negative amounts) on one
+    axis."""
+    if lo < 0 or hi < 0:
+        n = x.shape[axis]
+        index = [slice(None)] * x.ndim
+        index[axis] = slice(max(-lo, 0), n - max(-hi, 0))
+        x = x[tuple(index)]
+        lo, hi = max(lo, 0), max(hi, 0)
+    parts = []
+    for amount in (lo, None, hi):
+        if amount is None:
+            parts.append(x)
+        elif amount > 0:
+            shape = list(x.shape)
+            shape[axis] = amount
+            parts.append(_fill(shape, value, x.dtype))
+    return np.concatenate(parts, axis=axis) if len(parts) > 1 else x
+
+
+def _pad_spatial(x: Tracer, before: Sequence[int], after: Sequence[int],
+                 value) -> Tracer:
+    """Pads the trailing len(before) axes."""
+    first = x.ndim - len(before)
+    for i, (lo, hi) in enumerate(zip(before, after)):
+        if lo or hi:
+            x = _pad_axis(x, first + i, lo, hi, value)
+    return x
+
+
+def constant_pad_nd(x, pad, value=0):
+    """PyTorch's pad list: (left, right) of the last axis, then of the one
+    before, ..."""
+    x = as_tracer(x)
+    pad = [int(p) for p in pad]
+    if len(pad) % 2 or len(pad) // 2 > x.ndim:
+        raise UnsupportedOpError(f"constant_pad_nd with pad {pad} for a "
+                                 f"tensor of rank {x.ndim}")
+    for i in range(len(pad) // 2):
+        x = _pad_axis(x, x.ndim - 1 - i, pad[2 * i], pad[2 * i + 1], value)
+    return x
+
+
+def _window_slices(x: Tracer, kernel, stride, dilation, out) -> List[Tracer]:
+    """x[..., k*d : k*d + s*(o-1) + 1 : s] over the trailing axes, for each
+    kernel offset k (row-major)."""
+    lead = (slice(None),) * (x.ndim - len(kernel))
+    slices = []
+    for offset in itertools.product(*[range(k) for k in kernel]):
+        index = lead + tuple(
+            slice(k * d, k * d + s * (o - 1) + 1, s)
+            for k, d, s, o in zip(offset, dilation, stride, out))
+        slices.append(x[index])
+    return slices
+
+
+def _out_size(size, kernel, stride, pad_lo, pad_hi, dilation, ceil_mode):
+    span = size + pad_lo + pad_hi - dilation * (kernel - 1) - 1
+    if ceil_mode:
+        out = -(-span // stride) + 1
+        # The last window must start inside the input or the left padding.
+        if (out - 1) * stride >= size + pad_lo:
+            out -= 1
+    else:
+        out = span // stride + 1
+    return out
+
+
+def convolution(x, weight, bias, stride, padding, dilation, transposed,
+                output_padding, groups):
+    if transposed:
+        raise UnsupportedOpError("transposed convolution is not supported")
+    x, w = as_tracer(x), as_tracer(weight)
+    nd = w.ndim - 2
+    if nd < 1 or x.ndim != nd + 2:
+        raise UnsupportedOpError(f"convolution of a rank-{x.ndim} input "
+                                 f"with rank-{w.ndim} weights")
+    stride, dilation = _tuple(stride, nd), _tuple(dilation, nd)
+    if isinstance(padding, str):
+        raise UnsupportedOpError(f"convolution padding={padding!r}")
+    padding = _tuple(padding, nd)
+    x = _pad_spatial(x, padding, padding, 0)
+    n, c = x.shape[:2]
+    f, cg = w.shape[:2]
+    kernel = list(w.shape[2:])
+    groups = int(groups)
+    if c != cg * groups or f % groups:
+        raise UnsupportedOpError(
+            f"convolution with {c} input channels, weights {list(w.shape)} "
+            f"and groups={groups}")
+    out = [_out_size(s, k, st, 0, 0, d, False) for s, k, st, d in
+           zip(x.shape[2:], kernel, stride, dilation)]
+    if any(o <= 0 for o in out):
+        raise ValueError(f"convolution: the kernel {kernel} does not fit the "
+                         f"padded input {list(x.shape[2:])}")
+    k = math.prod(kernel)
+    positions = math.prod(out)
+    patches = np.stack(_window_slices(x, kernel, stride, dilation, out),
+                       axis=2)                       # [N, C, K, *out]
+    fg = f // groups
+    results = []
+    for g in range(groups):
+        pg = patches[:, g * cg:(g + 1) * cg] if groups > 1 else patches
+        # [N, *out, Cg, K] -> [N * positions, Cg * K]
+        perm = [0] + list(range(3, 3 + nd)) + [1, 2]
+        a = np.transpose(pg, perm).reshape(n * positions, cg * k)
+        wg = w[g * fg:(g + 1) * fg] if groups > 1 else w
+        results.append(a @ wg.reshape(fg, cg * k).T)  # [N * positions, Fg]
+    y = results[0] if groups == 1 else np.concatenate(results, axis=1)
+    y = np.transpose(y.reshape([n] + out + [f]),
+                     [0, nd + 1] + list(range(1, nd + 1)))
+    if bias is not None:
+        y = y + as_tracer(bias).reshape([f] + [1] * nd)
+    return y
+
+
+def _pool_geometry(x, kernel, stride, padding, dilation, ceil_mode, nd):
+    kernel = _tuple(kernel, nd)
+    stride = _tuple(stride, nd) if stride not in (None, [], ()) else kernel
+    padding, dilation = _tuple(padding, nd), _tuple(dilation, nd)
+    sizes = x.shape[-nd:]
+    out = [_out_size(s, k, st, p, p, d, ceil_mode) for s, k, st, p, d in
+           zip(sizes, kernel, stride, padding, dilation)]
+    if any(o <= 0 for o in out):
+        raise ValueError(f"pooling: the window {kernel} does not fit the "
+                         f"input {list(sizes)}")
+    # Right padding so that every window (also ceil mode's last) fits.
+    after = [(o - 1) * st + d * (k - 1) + 1 - s - p for o, st, d, k, s, p in
+             zip(out, stride, dilation, kernel, sizes, padding)]
+    return kernel, stride, padding, dilation, out, after
+
+
+def max_pool(x, kernel_size, stride=(), padding=0, dilation=1,
+             ceil_mode=False, nd=2):
+    x = as_tracer(x)
+    kernel, stride, padding, dilation, out, after = _pool_geometry(
+        x, kernel_size, stride, padding, dilation, ceil_mode, nd)
+    lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    x = _pad_spatial(x, padding, [max(a, 0) for a in after], lowest)
+    windows = _window_slices(x, kernel, stride, dilation, out)
+    return np.max(np.stack(windows, axis=0), axis=0)
+
+
+def _counts(size, kernel, stride, pad, out, include_pad) -> np.ndarray:
+    """Elements of each window along one axis that the divisor counts."""
+    counts = []
+    for o in range(out):
+        start = o * stride - pad
+        lo, hi = (-pad, size + pad) if include_pad else (0, size)
+        counts.append(max(0, min(start + kernel, hi) - max(start, lo)))
+    return np.array(counts, dtype=np.float64)
+
+
+def avg_pool(x, kernel_size, stride=(), padding=0, ceil_mode=False,
+             count_include_pad=True, divisor_override=None, nd=2):
+    x = as_tracer(x)
+    if x.dtype.kind != "f":
+        raise UnsupportedOpError("avg_pool of an integer tensor")
+    kernel, stride, padding, dilation, out, after = _pool_geometry(
+        x, kernel_size, stride, padding, 1, ceil_mode, nd)
+    sizes = x.shape[-nd:]
+    x = _pad_spatial(x, padding, [max(a, 0) for a in after], 0)
+    windows = _window_slices(x, kernel, stride, dilation, out)
+    total = np.sum(np.stack(windows, axis=0), axis=0)
+    if divisor_override:
+        return total / x.dtype.type(divisor_override)
+    divisor = np.ones((), np.float64)
+    for s, k, st, p, o in zip(sizes, kernel, stride, padding, out):
+        divisor = np.multiply.outer(divisor, _counts(s, k, st, p, o,
+                                                     count_include_pad))
+    return total / current_trace().constant(divisor.astype(x.dtype))
+
+
+def adaptive_avg_pool(x, output_size, nd=2):
+    """PyTorch's bins: [floor(i*L/O), ceil((i+1)*L/O)), mean per bin, one
+    axis after the other."""
+    x = as_tracer(x)
+    output_size = _tuple(output_size, nd)
+    for i, o in enumerate(output_size):
+        axis = x.ndim - nd + i
+        size = x.shape[axis]
+        o = size if o is None else int(o)
+        if o == size:
+            continue
+        bins = []
+        for j in range(o):
+            lo, hi = (j * size) // o, -(-((j + 1) * size) // o)
+            index = [slice(None)] * x.ndim
+            index[axis] = slice(lo, hi)
+            bins.append(np.mean(x[tuple(index)], axis=axis, keepdims=True))
+        x = np.concatenate(bins, axis=axis) if len(bins) > 1 else bins[0]
+    return x
+
+
+def batch_norm_eval(x, weight, bias, running_mean, running_var, momentum,
+                    eps):
+    """_native_batch_norm_legit_no_training: (y, empty, empty)."""
+    x = as_tracer(x)
+    shape = [1, x.shape[1]] + [1] * (x.ndim - 2)
+    mean = as_tracer(running_mean).reshape(shape)
+    var = as_tracer(running_var).reshape(shape)
+    y = (x - mean) / np.sqrt(var + x.dtype.type(eps))
+    if weight is not None:
+        y = y * as_tracer(weight).reshape(shape)
+    if bias is not None:
+        y = y + as_tracer(bias).reshape(shape)
+    return y, None, None
+
+
+def index_tensor(x, indices):
+    """aten.index.Tensor: advanced indexing with a list of optional index
+    tensors (None keeps the axis)."""
+    key = tuple(slice(None) if i is None else i for i in indices)
+    return as_tracer(x)[key]
