@@ -38,7 +38,7 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
     // reduction and its consumers index the same loops.
     pm.addPass(createLinalgFoldUnitExtentDimsPass());
     pm.addPass(createCanonicalizerPass());
-    pm.addPass(createLinalgElementwiseOpFusionPass());
+    pm.addPass(tt::createTTFuseElementwise());
     // Transposes first: a cast may feed the contraction through one.
     pm.addNestedPass<func::FuncOp>(tt::createTTFoldTransposes());
     pm.addNestedPass<func::FuncOp>(tt::createTTFuseCastsIntoContractions());

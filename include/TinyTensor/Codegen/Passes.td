@@ -49,6 +49,22 @@ def TTBooleanABI : Pass<"tt-boolean-abi", "ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TTFuseElementwise : Pass<"tt-fuse-elementwise"> {
+  let summary = "Elementwise fusion that keeps contractions' loop nests";
+  let description = [{
+    MLIR's elementwise fusion (`--linalg-fuse-elementwise-ops`: producers
+    into consumers, reshapes propagated by expansion, constant folding),
+    except that a reshape is not folded into a contraction (a linalg op
+    with reduction loops reading two or more inputs): folding the
+    `[N*OH*OW, C*KH*KW]` reshape of a convolution's im2col matrix into its
+    matmul gives a seven-loop contraction the matmul strategy does not
+    tile, and a matmul is fastest as the three loops it is.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // CPU code generation
 //===----------------------------------------------------------------------===//
