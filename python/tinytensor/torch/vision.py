@@ -2,9 +2,10 @@
 composed from tt ops through the NumPy tracer (shapes are static, so every
 window offset, padding and divisor is known while tracing).
 
-- convolution: zero padding, one strided `tt.slice` per kernel offset
-  (im2col), then one matmul per group against the weights seen as
-  [F, C*K]: the convolution runs in the matmul kernels of the back end;
+- convolution: zero padding, one strided `tt.slice` per kernel offset of
+  the channels-last input (im2col as [N*OH*OW, K*C]), then one matmul per
+  group against the weights seen as [F, K*C]: the convolution runs in the
+  matmul kernels of the back end;
 - max / average pooling: one strided slice per window offset, reduced with
   max or sum; average divisors (count_include_pad, ceil_mode,
   divisor_override) are constants computed with NumPy;
@@ -133,17 +134,27 @@ def convolution(x, weight, bias, stride, padding, dilation, transposed,
                          f"padded input {list(x.shape[2:])}")
     k = math.prod(kernel)
     positions = math.prod(out)
-    patches = np.stack(_window_slices(x, kernel, stride, dilation, out),
-                       axis=2)                       # [N, C, K, *out]
+    # im2col in channels-last order: x as [N, *spatial, C], one slice per
+    # kernel offset stacked before the channels, so that the patches are
+    # [N, *out, K, C] and their [N * positions, K * C] view is free; the
+    # (small) weights are reordered to [F, K * C] to match.
+    channels_last = np.transpose(x, [0] + list(range(2, 2 + nd)) + [1])
+    lead = (slice(None),)
+    slices = []
+    for offset in itertools.product(*[range(kk) for kk in kernel]):
+        index = lead + tuple(
+            slice(o * d, o * d + s_ * (n_ - 1) + 1, s_)
+            for o, d, s_, n_ in zip(offset, dilation, stride, out))
+        slices.append(channels_last[index])       # [N, *out, C]
+    patches = np.stack(slices, axis=1 + nd)       # [N, *out, K, C]
+    w_last = np.transpose(w, [0] + list(range(2, 2 + nd)) + [1])
     fg = f // groups
     results = []
     for g in range(groups):
-        pg = patches[:, g * cg:(g + 1) * cg] if groups > 1 else patches
-        # [N, *out, Cg, K] -> [N * positions, Cg * K]
-        perm = [0] + list(range(3, 3 + nd)) + [1, 2]
-        a = np.transpose(pg, perm).reshape(n * positions, cg * k)
-        wg = w[g * fg:(g + 1) * fg] if groups > 1 else w
-        results.append(a @ wg.reshape(fg, cg * k).T)  # [N * positions, Fg]
+        pg = patches[..., g * cg:(g + 1) * cg] if groups > 1 else patches
+        a = pg.reshape(n * positions, k * cg)
+        wg = w_last[g * fg:(g + 1) * fg] if groups > 1 else w_last
+        results.append(a @ wg.reshape(fg, k * cg).T)  # [N * positions, Fg]
     y = results[0] if groups == 1 else np.concatenate(results, axis=1)
     y = np.transpose(y.reshape([n] + out + [f]),
                      [0, nd + 1] + list(range(1, nd + 1)))
