@@ -479,3 +479,17 @@ def test_int64_values_outside_int32_are_an_error():
     model = Fn(lambda x: x + 1)
     with pytest.raises((ValueError, OverflowError), match="int32"):
         ttorch.jit(model)(torch.tensor([2 ** 40, 1]))
+
+
+def test_generated_aten_table_is_current():
+    import importlib.util
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    spec = importlib.util.spec_from_file_location(
+        "gen_aten_table", os.path.join(root, "scripts", "gen-aten-table.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with open(os.path.join(root, "docs", "reference", "ATenOps.md")) as f:
+        assert f.read() == module.table(), \
+            "run scripts/gen-aten-table.py and commit docs/reference/ATenOps.md"
