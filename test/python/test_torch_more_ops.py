@@ -143,3 +143,18 @@ def test_transformer_encoder_layer_unmodified():
                                        batch_first=True).eval()
     x = torch.randn(2, 10, 64)
     check(layer, x, rtol=1e-4, atol=1e-5)
+
+
+def test_python_scalar_inputs_are_static():
+    class Scaled(nn.Module):
+        def forward(self, x, alpha: float, n: int = 2):
+            return x * alpha + n
+
+    model = Scaled()
+    run = ttorch.jit(model)
+    x = torch.randn(4, 3)
+    for args in [(0.5,), (1.5, 3), (0.5,)]:
+        torch.testing.assert_close(run(x, *args), model(x, *args))
+    assert len(run._cache) == 2  # one specialisation per scalar value
+    with pytest.raises(TypeError, match="Python scalar"):
+        run(x, [1.0])

@@ -30,6 +30,17 @@ def _to_numpy(t: torch.Tensor, what: str) -> np.ndarray:
     return tensor_to_numpy(t, what)
 
 
+_STATIC_TYPES = (bool, int, float, type(None))
+
+
+def _argument(value, what: str):
+    """A tensor input as a NumPy array; a Python scalar (or None) as it is:
+    a static argument, compiled in (torch.export specialises on it too)."""
+    if isinstance(value, _STATIC_TYPES):
+        return value
+    return _to_numpy(value, what)
+
+
 def _to_torch(array) -> torch.Tensor:
     array = np.asarray(array)  # 0-d results arrive as NumPy scalars
     if not array.flags.c_contiguous or not array.flags.writeable:
@@ -55,7 +66,7 @@ class TorchCompiled:
     def _build(self, inputs: tuple):
         self.program: GraphProgram = capture(self.model, inputs)
         self._jit = _np_jit(self.program.function, name="forward")
-        arrays = [_to_numpy(t, f"input #{i}") for i, t in enumerate(inputs)]
+        arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
         self._compiled = self._jit.compile(*arrays)
 
     @property
@@ -83,7 +94,7 @@ class TorchCompiled:
         if not self.program.is_current(self.model):
             self._build(inputs)
         self.program.refresh()
-        arrays = [_to_numpy(t, f"input #{i}") for i, t in enumerate(inputs)]
+        arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
         out = self._jit(*arrays)
         results = [_to_torch(o) for o in
                    (out if isinstance(out, (tuple, list)) else [out])]
@@ -135,12 +146,14 @@ class jit:
                             f"by tinytensor.torch.jit; pass the tensors "
                             f"positionally")
         for i, t in enumerate(inputs):
-            if not isinstance(t, torch.Tensor):
-                raise TypeError(f"input #{i} must be a torch.Tensor, got "
-                                f"{type(t).__name__}")
+            if not isinstance(t, (torch.Tensor,) + _STATIC_TYPES):
+                raise TypeError(f"input #{i} must be a torch.Tensor or a "
+                                f"Python scalar, got {type(t).__name__}")
         # Modes change what a module computes (dropout, batch norm).
         modes = tuple(m.training for m in self.model.modules())
-        key = (tuple((tuple(t.shape), t.dtype) for t in inputs), modes)
+        # Python scalars are static: their values specialise.
+        key = (tuple((tuple(t.shape), t.dtype) if isinstance(t, torch.Tensor)
+                     else (type(t), t) for t in inputs), modes)
         compiled = self._cache.get(key)
         if compiled is None:
             with self._lock:  # one thread compiles, the others wait
