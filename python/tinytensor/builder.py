@@ -204,5 +204,13 @@ class IRBuilder:
                            ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
                                               axis))
 
+    def windows(self, value, axis: int, kernel, strides, dilations):
+        return self._build(
+            "windows", tt.windows, value,
+            ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(axis)),
+            ir.DenseI64ArrayAttr.get(list(kernel)),
+            ir.DenseI64ArrayAttr.get(list(strides)),
+            ir.DenseI64ArrayAttr.get(list(dilations)))
+
     def gather(self, table, indices) -> ir.Value:
         return self._build("gather", tt.gather, table, indices)

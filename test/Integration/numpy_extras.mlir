@@ -38,6 +38,12 @@
 // CHECK-NEXT: {{\[\[}}2,   -3,   4],
 // CHECK-NEXT: [7,   3,   -3]]
 
+// CHECK-NEXT: rank = 2 offset = 0 sizes = [2, 2] strides = [2, 1] data =
+// CHECK-NEXT: {{\[\[}}0,   1],
+// CHECK-NEXT: [2,   3]]
+// CHECK-NEXT: rank = 2 offset = 0 sizes = [2, 3] strides = [3, 1] data =
+// CHECK-NEXT: {{\[\[}}0,   2,   4],
+// CHECK-NEXT: [1,   3,   5]]
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func private @printMemrefF64(tensor<*xf64>)
 func.func private @printMemrefI32(tensor<*xi32>)
@@ -67,6 +73,15 @@ func.func @reductions(%x: tensor<2x3xf32>, %i: tensor<2x3xi32>) -> (tensor<2xf32
   %4 = tt.cumsum %x axis = 1 : tensor<2x3xf32> -> tensor<2x3xf32>
   %5 = tt.cumsum %i axis = 0 : tensor<2x3xi32> -> tensor<2x3xi32>
   return %0, %1, %2, %3, %4, %5 : tensor<2xf32>, tensor<3xi32>, tensor<2xi32>, tensor<3xi32>, tensor<2x3xf32>, tensor<2x3xi32>
+}
+
+// windows of 2 every 2 (the last element left out), and of 3 elements 2
+// apart every 1.
+func.func @windows(%x: tensor<6xf32>) -> (tensor<2x2xf32>, tensor<2x3xf32>) {
+  %0 = tt.windows %x axis = 0 kernel = [2] strides = [2] dilations = [1] : tensor<6xf32> -> tensor<3x2xf32>
+  %1 = tt.slice %0 starts = [0, 0] sizes = [2, 2] strides = [1, 1] : tensor<3x2xf32> -> tensor<2x2xf32>
+  %2 = tt.windows %x axis = 0 kernel = [3] strides = [1] dilations = [2] : tensor<6xf32> -> tensor<2x3xf32>
+  return %1, %2 : tensor<2x2xf32>, tensor<2x3xf32>
 }
 
 func.func @main() {
@@ -107,5 +122,11 @@ func.func @main() {
   call @printMemrefF32(%r4) : (tensor<*xf32>) -> ()
   %r5 = tensor.cast %r#5 : tensor<2x3xi32> to tensor<*xi32>
   call @printMemrefI32(%r5) : (tensor<*xi32>) -> ()
+  %w = arith.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<6xf32>
+  %wr:2 = call @windows(%w) : (tensor<6xf32>) -> (tensor<2x2xf32>, tensor<2x3xf32>)
+  %w0 = tensor.cast %wr#0 : tensor<2x2xf32> to tensor<*xf32>
+  call @printMemrefF32(%w0) : (tensor<*xf32>) -> ()
+  %w1 = tensor.cast %wr#1 : tensor<2x3xf32> to tensor<*xf32>
+  call @printMemrefF32(%w1) : (tensor<*xf32>) -> ()
   return
 }

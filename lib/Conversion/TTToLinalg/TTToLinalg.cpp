@@ -856,6 +856,39 @@ struct ConcatLowering : public StaticShapeLowering<ConcatOp> {
   }
 };
 
+/// tt.windows: one linalg.generic copying input[b, o*s + k*d, c] to
+/// result[b, o, k, c] (an affine input map, parallel loops).
+struct WindowsLowering : public StaticShapeLowering<WindowsOp> {
+  using StaticShapeLowering::StaticShapeLowering;
+  Value lower(WindowsOp op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    Location loc = op.getLoc();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
+    int64_t n = static_cast<int64_t>(op.getKernel().size());
+    int64_t rank = type.getRank(); // input rank + n
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < axis; ++d)
+      exprs.push_back(b.getAffineDimExpr(d));
+    for (int64_t i = 0; i < n; ++i)
+      exprs.push_back(b.getAffineDimExpr(axis + i) * strides[i] +
+                      b.getAffineDimExpr(axis + n + i) * dilations[i]);
+    for (int64_t d = axis + 2 * n; d < rank; ++d)
+      exprs.push_back(b.getAffineDimExpr(d));
+    AffineMap in = AffineMap::get(rank, 0, exprs, b.getContext());
+    AffineMap out = b.getMultiDimIdentityMap(rank);
+    Value init = emptyTensor(b, loc, type);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, ValueRange{adaptor.getInput()},
+        ValueRange{init}, ArrayRef<AffineMap>{in, out},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [](OpBuilder &nb, Location nloc, ValueRange args) {
+          linalg::YieldOp::create(nb, nloc, args[0]);
+        });
+    return generic.getResult(0);
+  }
+};
+
 struct GatherLowering : public StaticShapeLowering<GatherOp> {
   using StaticShapeLowering::StaticShapeLowering;
   Value lower(GatherOp op, OpAdaptor adaptor, OpBuilder &builder,
@@ -962,7 +995,7 @@ void mlir::tt::populateTTToLinalgPatterns(RewritePatternSet &patterns) {
                ReductionLowering<MeanOp>, ReductionLowering<VarOp>,
                ReductionLowering<ReduceMinOp>, ReductionLowering<ProdOp>,
                ArgReductionLowering<ArgMaxOp>, ArgReductionLowering<ArgMinOp>,
-               CumsumLowering, ElementwiseLowering<SinOp>,
+               CumsumLowering, WindowsLowering, ElementwiseLowering<SinOp>,
                ElementwiseLowering<CosOp>, ElementwiseLowering<FloorOp>,
                ElementwiseLowering<CeilOp>, ElementwiseLowering<RoundOp>,
                ElementwiseLowering<Log1pOp>, ElementwiseLowering<Expm1Op>,

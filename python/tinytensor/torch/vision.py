@@ -2,12 +2,12 @@
 composed from tt ops through the NumPy tracer (shapes are static, so every
 window offset, padding and divisor is known while tracing).
 
-- convolution: zero padding, one strided `tt.slice` per kernel offset of
-  the channels-last input (im2col as [N*OH*OW, K*C]), then one matmul per
-  group against the weights seen as [F, K*C]: the convolution runs in the
-  matmul kernels of the back end;
-- max / average pooling: one strided slice per window offset, reduced with
-  max or sum; average divisors (count_include_pad, ceil_mode,
+- convolution: zero padding, the windows (`tt.windows`) of the
+  channels-last input as the im2col matrix [N*OH*OW, K*C], then one matmul
+  per group against the weights seen as [F, K*C]: the convolution runs in
+  the matmul kernels of the back end;
+- max / average pooling: the windows reduced with max or sum over the
+  kernel axes; average divisors (count_include_pad, ceil_mode,
   divisor_override) are constants computed with NumPy;
 - adaptive average pooling: PyTorch's bins, separably along each axis;
 - batch norm in eval mode; constant padding (reflection and replication
@@ -16,7 +16,6 @@ window offset, padding and divisor is known while tracing).
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import List, Sequence
 
@@ -80,17 +79,11 @@ def constant_pad_nd(x, pad, value=0):
     return x
 
 
-def _window_slices(x: Tracer, kernel, stride, dilation, out) -> List[Tracer]:
-    """x[..., k*d : k*d + s*(o-1) + 1 : s] over the trailing axes, for each
-    kernel offset k (row-major)."""
-    lead = (slice(None),) * (x.ndim - len(kernel))
-    slices = []
-    for offset in itertools.product(*[range(k) for k in kernel]):
-        index = lead + tuple(
-            slice(k * d, k * d + s * (o - 1) + 1, s)
-            for k, d, s, o in zip(offset, dilation, stride, out))
-        slices.append(x[index])
-    return slices
+def windows(x: Tracer, axis: int, kernel, stride, dilation) -> Tracer:
+    """tt.windows: x's axes [axis, axis + len(kernel)) replaced by window
+    counts followed by the kernel sizes."""
+    return Tracer(current_trace().builder.windows(x.value, axis, kernel,
+                                                  stride, dilation))
 
 
 def _out_size(size, kernel, stride, pad_lo, pad_hi, dilation, ceil_mode):
@@ -134,19 +127,12 @@ def convolution(x, weight, bias, stride, padding, dilation, transposed,
                          f"padded input {list(x.shape[2:])}")
     k = math.prod(kernel)
     positions = math.prod(out)
-    # im2col in channels-last order: x as [N, *spatial, C], one slice per
-    # kernel offset stacked before the channels, so that the patches are
-    # [N, *out, K, C] and their [N * positions, K * C] view is free; the
-    # (small) weights are reordered to [F, K * C] to match.
+    # im2col in channels-last order: the windows of x as [N, *spatial, C]
+    # are [N, *out, *kernel, C] (tt.windows), and their
+    # [N * positions, K * C] view is free; the (small) weights are
+    # reordered to [F, K * C] to match.
     channels_last = np.transpose(x, [0] + list(range(2, 2 + nd)) + [1])
-    lead = (slice(None),)
-    slices = []
-    for offset in itertools.product(*[range(kk) for kk in kernel]):
-        index = lead + tuple(
-            slice(o * d, o * d + s_ * (n_ - 1) + 1, s_)
-            for o, d, s_, n_ in zip(offset, dilation, stride, out))
-        slices.append(channels_last[index])       # [N, *out, C]
-    patches = np.stack(slices, axis=1 + nd)       # [N, *out, K, C]
+    patches = windows(channels_last, 1, kernel, stride, dilation)
     w_last = np.transpose(w, [0] + list(range(2, 2 + nd)) + [1])
     fg = f // groups
     results = []
@@ -186,8 +172,9 @@ def max_pool(x, kernel_size, stride=(), padding=0, dilation=1,
         x, kernel_size, stride, padding, dilation, ceil_mode, nd)
     lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     x = _pad_spatial(x, padding, [max(a, 0) for a in after], lowest)
-    windows = _window_slices(x, kernel, stride, dilation, out)
-    return np.max(np.stack(windows, axis=0), axis=0)
+    kernel_axes = tuple(range(x.ndim, x.ndim + nd))
+    return np.max(windows(x, x.ndim - nd, kernel, stride, dilation),
+                  axis=kernel_axes)
 
 
 def _counts(size, kernel, stride, pad, out, include_pad) -> np.ndarray:
@@ -209,8 +196,9 @@ def avg_pool(x, kernel_size, stride=(), padding=0, ceil_mode=False,
         x, kernel_size, stride, padding, 1, ceil_mode, nd)
     sizes = x.shape[-nd:]
     x = _pad_spatial(x, padding, [max(a, 0) for a in after], 0)
-    windows = _window_slices(x, kernel, stride, dilation, out)
-    total = np.sum(np.stack(windows, axis=0), axis=0)
+    kernel_axes = tuple(range(x.ndim, x.ndim + nd))
+    total = np.sum(windows(x, x.ndim - nd, kernel, stride, dilation),
+                   axis=kernel_axes)
     if divisor_override:
         return total / x.dtype.type(divisor_override)
     divisor = np.ones((), np.float64)

@@ -72,3 +72,14 @@ func.func @cumsum(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
   %0 = tt.cumsum %x axis = 1 : tensor<3x5xf32> -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
 }
+
+// -----
+
+// windows: one parallel copy generic reading input[n, o*s + k*d, c].
+// CHECK-LABEL: func.func @windows
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3 * 2, d2 * 2 + d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins(%{{.*}} : tensor<2x9x7x4xf32>) outs(%{{.*}} : tensor<2x5x3x3x2x4xf32>)
+func.func @windows(%x: tensor<2x9x7x4xf32>) -> tensor<2x5x3x3x2x4xf32> {
+  %0 = tt.windows %x axis = 1 kernel = [3, 2] strides = [1, 2] dilations = [2, 1] : tensor<2x9x7x4xf32> -> tensor<2x5x3x3x2x4xf32>
+  return %0 : tensor<2x5x3x3x2x4xf32>
+}

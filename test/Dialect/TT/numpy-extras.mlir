@@ -78,3 +78,48 @@ func.func @prod_wrong_result_shape(%x: tensor<3x4xf32>) {
   %0 = tt.prod %x axes = [1] : tensor<3x4xf32> -> tensor<4xf32>
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @windows_round_trip
+// CHECK: tt.windows %{{.*}} axis = 1 kernel = [3, 2] strides = [1, 2] dilations = [2, 1] : tensor<2x9x7x4xf32> -> tensor<2x5x3x3x2x4xf32>
+func.func @windows_round_trip(%x: tensor<2x9x7x4xf32>) {
+  %0 = tt.windows %x axis = 1 kernel = [3, 2] strides = [1, 2] dilations = [2, 1] : tensor<2x9x7x4xf32> -> tensor<2x5x3x3x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @windows_too_large(%x: tensor<2x3x4xf32>) {
+  // expected-error @+2 {{windows: a window spans 5 elements but axis 1 has 3}}
+  // expected-error @+1 {{'tt.windows' op failed to infer returned types}}
+  %0 = tt.windows %x axis = 1 kernel = [3] strides = [1] dilations = [2] : tensor<2x3x4xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @windows_axes_out_of_range(%x: tensor<2x3x4xf32>) {
+  // expected-error @+2 {{windows: axes [2, 4) are out of range for a tensor of rank 3}}
+  // expected-error @+1 {{'tt.windows' op failed to infer returned types}}
+  %0 = tt.windows %x axis = 2 kernel = [1, 1] strides = [1, 1] dilations = [1, 1] : tensor<2x3x4xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @windows_mismatched_lengths(%x: tensor<2x3x4xf32>) {
+  // expected-error @+2 {{windows: kernel, strides and dilations must have the same non-zero length, got 1, 2 and 1}}
+  // expected-error @+1 {{'tt.windows' op failed to infer returned types}}
+  %0 = tt.windows %x axis = 1 kernel = [2] strides = [1, 1] dilations = [1] : tensor<2x3x4xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @windows_zero_stride(%x: tensor<2x3x4xf32>) {
+  // expected-error @+2 {{windows: kernel, strides and dilations must be positive (axis 1)}}
+  // expected-error @+1 {{'tt.windows' op failed to infer returned types}}
+  %0 = tt.windows %x axis = 1 kernel = [2] strides = [0] dilations = [1] : tensor<2x3x4xf32> -> tensor<*xf32>
+  return
+}

@@ -717,6 +717,35 @@ def TT_ConcatOp : TT_Op<"concat"> {
   let hasFolder = 1;
 }
 
+def TT_WindowsOp : TT_Op<"windows"> {
+  let summary = "sliding windows over consecutive axes (im2col, pooling)";
+  let description = [{
+    For the `n = len(kernel)` axes starting at `axis`, every window of
+    `kernel` elements taken every `strides` elements, its elements
+    `dilations` apart: `result[b..., o..., k..., c...] =
+    input[b..., o * stride + k * dilation, c...]`. The result has the
+    input's shape with the windowed axes replaced by the window counts
+    `(size - dilation * (kernel - 1) - 1) / stride + 1` followed by the
+    kernel sizes. Padding is the caller's (pad first).
+
+    A convolution is its windows over a channels-last input, seen as
+    `[N * positions, K * C]`, times the weights; a pooling is a reduction
+    of its windows over the kernel axes.
+
+    ```mlir
+    %0 = tt.windows %x axis = 1 kernel = [3, 3] strides = [1, 1] dilations = [1, 1] : tensor<2x6x6x4xf32> -> tensor<2x4x4x3x3x4xf32>
+    ```
+  }];
+  let arguments = (ins TT_AnyTensor:$input, I64Attr:$axis,
+                       DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis `kernel` `=` $kernel `strides` `=` $strides
+    `dilations` `=` $dilations attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
 def TT_GatherOp : TT_Op<"gather"> {
   let summary = "gather rows of a table (table[ids])";
   let description = [{

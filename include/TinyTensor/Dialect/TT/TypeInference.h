@@ -74,6 +74,14 @@ FailureOr<Type> inferConcatType(std::optional<Location> loc, TypeRange inputs,
                                 int64_t axis);
 
 /// Result type of table[indices].
+/// tt.windows: the windowed axes replaced by window counts and kernel
+/// sizes; errors for axes out of range, sizes that differ in length,
+/// non-positive kernel/stride/dilation and windows larger than the axis.
+FailureOr<Type> inferWindowsType(std::optional<Location> loc, Type input,
+                                 int64_t axis, ArrayRef<int64_t> kernel,
+                                 ArrayRef<int64_t> strides,
+                                 ArrayRef<int64_t> dilations);
+
 FailureOr<Type> inferGatherType(std::optional<Location> loc, Type table,
                                 Type indices);
 

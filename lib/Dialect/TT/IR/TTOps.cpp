@@ -161,6 +161,18 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       results);
 }
 
+LogicalResult WindowsOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  return pushInferred(inferWindowsType(loc, adaptor.getInput().getType(),
+                                       static_cast<int64_t>(adaptor.getAxis()),
+                                       adaptor.getKernel(),
+                                       adaptor.getStrides(),
+                                       adaptor.getDilations()),
+                      results);
+}
+
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
@@ -188,8 +200,7 @@ LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
   return inferIndexReduction(loc, adaptor.getInput().getType(),
-                             adaptor.getAxis(), adaptor.getKeepdims(),
-                             results);
+                             adaptor.getAxis(), adaptor.getKeepdims(), results);
 }
 
 LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *,
@@ -197,8 +208,7 @@ LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
   return inferIndexReduction(loc, adaptor.getInput().getType(),
-                             adaptor.getAxis(), adaptor.getKeepdims(),
-                             results);
+                             adaptor.getAxis(), adaptor.getKeepdims(), results);
 }
 
 LogicalResult CumsumOp::inferReturnTypes(MLIRContext *,

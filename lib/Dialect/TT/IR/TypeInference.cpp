@@ -360,6 +360,46 @@ FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,
   return Type(RankedTensorType::get(shape, et));
 }
 
+FailureOr<Type> mlir::tt::inferWindowsType(std::optional<Location> loc,
+                                           Type input, int64_t axis,
+                                           ArrayRef<int64_t> kernel,
+                                           ArrayRef<int64_t> strides,
+                                           ArrayRef<int64_t> dilations) {
+  auto type = cast<TensorType>(input);
+  size_t n = kernel.size();
+  if (n == 0 || strides.size() != n || dilations.size() != n)
+    return OptionalError(loc)
+           << "windows: kernel, strides and dilations must have the same "
+              "non-zero length, got "
+           << n << ", " << strides.size() << " and " << dilations.size();
+  for (size_t i = 0; i < n; ++i)
+    if (kernel[i] <= 0 || strides[i] <= 0 || dilations[i] <= 0)
+      return OptionalError(loc)
+             << "windows: kernel, strides and dilations must be positive "
+                "(axis "
+             << axis + static_cast<int64_t>(i) << ")";
+  if (!type.hasRank())
+    return Type(UnrankedTensorType::get(type.getElementType()));
+  int64_t rank = type.getRank();
+  if (axis < 0 || axis + static_cast<int64_t>(n) > rank)
+    return OptionalError(loc)
+           << "windows: axes [" << axis << ", " << axis + (int64_t)n
+           << ") are out of range for a tensor of rank " << rank;
+  Shape shape(type.getShape().take_front(axis));
+  for (size_t i = 0; i < n; ++i) {
+    int64_t size = type.getDimSize(axis + i);
+    int64_t span = dilations[i] * (kernel[i] - 1) + 1;
+    if (size < span)
+      return OptionalError(loc)
+             << "windows: a window spans " << span << " elements but axis "
+             << axis + (int64_t)i << " has " << size;
+    shape.push_back((size - span) / strides[i] + 1);
+  }
+  llvm::append_range(shape, kernel);
+  llvm::append_range(shape, type.getShape().drop_front(axis + n));
+  return Type(RankedTensorType::get(shape, type.getElementType()));
+}
+
 FailureOr<Type> mlir::tt::inferGatherType(std::optional<Location> loc,
                                           Type table, Type indices) {
   auto tt = cast<TensorType>(table), it = cast<TensorType>(indices);
