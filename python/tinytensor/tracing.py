@@ -1006,30 +1006,27 @@ def _advanced_index(x: Tracer, expanded) -> Tracer:
 
 # -- more of NumPy, composed from tt ops ------------------------------------------
 
-def _tri_mask(shape, k: int, upper: bool) -> np.ndarray:
-    rows, cols = shape[-2], shape[-1]
+def _triangle(m, k: int, upper: bool) -> Tracer:
+    """np.tril / np.triu: m where the (constant) triangle mask holds, else
+    zero."""
+    name = "triu" if upper else "tril"
+    m = as_tracer(m)
+    if m.ndim < 2:
+        raise ValueError(f"np.{name} of a traced array needs at least 2 "
+                         f"dimensions")
+    rows, cols = m.shape[-2], m.shape[-1]
     lower = np.tri(rows, cols, k - 1 if upper else k, dtype=bool)
-    return ~lower if upper else lower
+    return _where(~lower if upper else lower, m, np.zeros((), m.dtype))
 
 
 @implements(np.tril)
 def _tril(m, k=0):
-    m = as_tracer(m)
-    if m.ndim < 2:
-        raise ValueError("np.tril of a traced array needs at least 2 "
-                         "dimensions")
-    return _where(_tri_mask(m.shape, int(k), False), m,
-                  np.zeros((), m.dtype))
+    return _triangle(m, int(k), upper=False)
 
 
 @implements(np.triu)
 def _triu(m, k=0):
-    m = as_tracer(m)
-    if m.ndim < 2:
-        raise ValueError("np.triu of a traced array needs at least 2 "
-                         "dimensions")
-    return _where(_tri_mask(m.shape, int(k), True), m,
-                  np.zeros((), m.dtype))
+    return _triangle(m, int(k), upper=True)
 
 
 def _full_like(a, fill_value, dtype=None, shape=None):

@@ -41,3 +41,19 @@ def pytest_configure(config):
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """Counts the specialisations built (traces + lowerings + engines)."""
+    from tinytensor import Compiled
+
+    count = {"n": 0}
+    original = Compiled.__init__
+
+    def counting_init(self, *args, **kwargs):
+        count["n"] += 1
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Compiled, "__init__", counting_init)
+    return count

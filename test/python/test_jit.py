@@ -66,20 +66,6 @@ def check(fn, *args, rtol=None, atol=0.0):
     return compiled
 
 
-@pytest.fixture
-def compiles(monkeypatch):
-    """Counts the specialisations built (traces + lowerings + engines)."""
-    count = {"n": 0}
-    original = Compiled.__init__
-
-    def counting_init(self, *args, **kwargs):
-        count["n"] += 1
-        original(self, *args, **kwargs)
-
-    monkeypatch.setattr(Compiled, "__init__", counting_init)
-    return count
-
-
 # -- the README examples ----------------------------------------------------------
 
 @jit
