@@ -57,3 +57,10 @@ def compiles(monkeypatch):
 
     monkeypatch.setattr(Compiled, "__init__", counting_init)
     return count
+
+
+@pytest.fixture(autouse=True)
+def _seed_arrays(request):
+    """Seeds arrays.py's generator from the test's id."""
+    import arrays
+    arrays.seed(request.node.nodeid)

@@ -4,7 +4,6 @@ runtime call path and error reporting, compared against NumPy itself."""
 import gc
 import re
 import traceback
-import zlib
 
 import numpy as np
 import pytest
@@ -12,26 +11,7 @@ import pytest
 import tinytensor
 from tinytensor import Compiled, TensorType, jit
 
-RNG = np.random.default_rng(20240601)
-
-
-@pytest.fixture(autouse=True)
-def _seed(request):
-    """Each test draws the same data however the tests are selected."""
-    global RNG
-    RNG = np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
-
-
-def randn(*shape, dtype=np.float32):
-    return RNG.standard_normal(shape).astype(dtype)
-
-
-def randint(*shape, low=-5, high=6):
-    return RNG.integers(low, high, shape).astype(np.int32)
-
-
-def positive(*shape, dtype=np.float32):
-    return (RNG.random(shape) + 0.5).astype(dtype)
+from arrays import positive, randint, randn, rng  # noqa: E402
 
 
 def assert_same(got, expected, rtol=None, atol=0.0):
@@ -360,9 +340,9 @@ def test_negative_step_slices(fn):
 @pytest.mark.parametrize("ids_shape", [(4,), (2, 3), (1,)])
 def test_gather_with_traced_ids(ids_shape):
     table = randn(10, 6)
-    ids = RNG.integers(0, 10, ids_shape).astype(np.int32)
+    ids = rng().integers(0, 10, ids_shape).astype(np.int32)
     f = check(lambda t, i: t[i], table, ids)
-    ids2 = RNG.integers(0, 10, ids_shape).astype(np.int32)
+    ids2 = rng().integers(0, 10, ids_shape).astype(np.int32)
     assert_same(f(table, ids2), table[ids2])
     assert "tt.gather" in str(f.compile(table, ids).module)
 
@@ -497,7 +477,7 @@ def test_array_functions(fn):
 
 
 def test_where_with_captured_condition_and_int():
-    mask = RNG.random((3, 4)) > 0.5
+    mask = rng().random((3, 4)) > 0.5
     check(lambda x: np.where(mask, x, -x), randn(3, 4))
     check(lambda x: np.where(x, 1.0, 2.0), randint(3, 4))
 
@@ -799,7 +779,7 @@ def test_same_array_captured_once():
 
 
 def test_captured_bool_and_noncontiguous_arrays():
-    mask = RNG.random((3, 4)) > 0.5
+    mask = rng().random((3, 4)) > 0.5
     big = randn(4, 10)
     w = big[:, ::2]           # not C-contiguous
     assert not w.flags.c_contiguous
@@ -1198,7 +1178,7 @@ def test_matmul_odd_sizes(a, b):
 @pytest.mark.parametrize("fn", [np.sum, np.mean, np.var, np.max],
                          ids=lambda f: f.__name__)
 def test_reductions_large_inputs(fn):
-    x = RNG.random((300, 400)).astype(np.float32)
+    x = rng().random((300, 400)).astype(np.float32)
     assert_same(jit(lambda a: fn(a))(x), fn(x), rtol=2e-5)
     assert_same(jit(lambda a: fn(a, axis=0))(x), fn(x, axis=0))
     assert_same(jit(lambda a: fn(a, axis=1))(x), fn(x, axis=1))
@@ -1207,7 +1187,7 @@ def test_reductions_large_inputs(fn):
 def test_var_of_large_offset_data():
     # f32 sums accumulate in f64, so long sums with a large offset stay
     # accurate (sequential f32 sums were off by ~200% here).
-    x = (RNG.random(100_000) + 1000).astype(np.float32)
+    x = (rng().random(100_000) + 1000).astype(np.float32)
     assert_same(jit(lambda a: a.var())(x), x.var(), rtol=1e-3)
 
 

@@ -7,7 +7,6 @@ import os
 import subprocess
 import threading
 import warnings
-import zlib
 from typing import NamedTuple
 
 import numpy as np
@@ -19,17 +18,7 @@ from tinytensor.jit import RECOMPILE_WARNING_LIMIT, RecompilationWarning
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
-RNG = np.random.default_rng(0)
-
-
-@pytest.fixture(autouse=True)
-def _seed(request):
-    global RNG
-    RNG = np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
-
-
-def randn(*shape, dtype=np.float32):
-    return RNG.standard_normal(shape).astype(dtype)
+from arrays import randn, rng  # noqa: E402
 
 
 def close(got, expected, rtol=1e-5):
@@ -274,7 +263,7 @@ def test_boolean_array_arguments():
     def g(mask, x):
         return np.where(mask, x, -x), mask == (x > 0)
 
-    mask = RNG.random(7) > 0.5
+    mask = rng().random(7) > 0.5
     x = randn(7)
     got = jit(g)(mask, x)
     expected = g(mask, x)

@@ -4,28 +4,18 @@ argmax/argmin, any/all, cumsum), einsum/dot/tensordot/outer, clip, round,
 tril/triu, *_like, linalg.norm, and indexing (negative steps, integer
 arrays on any axis, np.take, run-time bounds checks)."""
 
-import zlib
 
 import numpy as np
 import pytest
 
 from tinytensor import jit
 
-RNG = np.random.default_rng(0)
-
-
-@pytest.fixture(autouse=True)
-def _seed(request):
-    global RNG
-    RNG = np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
-
-
-def randn(*shape, dtype=np.float32):
-    return RNG.standard_normal(shape).astype(dtype)
+from arrays import randn  # noqa: E402
+from arrays import rng  # noqa: E402
 
 
 def randint(*shape, low=-9, high=10):
-    return RNG.integers(low, high, shape).astype(np.int32)
+    return rng().integers(low, high, shape).astype(np.int32)
 
 
 def same(got, expected, rtol=None):
