@@ -7,12 +7,12 @@
 # Usage: scripts/build-mlir-python.sh [PYTHON]
 #   PYTHON  interpreter the bindings are for (default: $TT_PYTHON, else
 #           <repo>/.venv/bin/python, else python3).
-# Env: TT_CACHE_DIR (/var/cache/tinytensor)  TT_LLVM_MAJOR (22)
+# Env: TT_BUILD_CACHE_DIR (/var/cache/tinytensor)  TT_LLVM_MAJOR (22)
 #      TT_BUILD_JOBS (nproc)  TT_FORCE=1 rebuild  TT_KEEP_BUILD=1 keep work dir
 # Stdout: one line, the directory to put on PYTHONPATH. Progress goes to stderr.
 #
-# Cache: $TT_CACHE_DIR/downloads/llvm-toolchain-NN_<ver>.orig.tar.xz
-#        $TT_CACHE_DIR/mlir-python-<ver>-cpXY/{python_packages/mlir_core/mlir,
+# Cache: $TT_BUILD_CACHE_DIR/downloads/llvm-toolchain-NN_<ver>.orig.tar.xz
+#        $TT_BUILD_CACHE_DIR/mlir-python-<ver>-cpXY/{python_packages/mlir_core/mlir,
 #            mlir-python-bindings.cmake, src/mlir, BUILD-INFO}
 # Needs root (apt) only when the source tarball is not cached yet.
 set -euo pipefail
@@ -28,7 +28,7 @@ fi
 py=$(command -v "$py") || die "no Python interpreter '$py'"
 major=${TT_LLVM_MAJOR:-22}
 prefix=/usr/lib/llvm-$major
-cache=${TT_CACHE_DIR:-/var/cache/tinytensor}
+cache=${TT_BUILD_CACHE_DIR:-/var/cache/tinytensor}
 
 # Installed MLIR version; dpkg's upstream part must match llvm-config.
 debver=$(dpkg-query -W -f='${Version}' "libmlir-$major-dev" 2>/dev/null) \
