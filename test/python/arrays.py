@@ -29,3 +29,30 @@ def randint(*shape, low=-5, high=6):
 
 def positive(*shape, dtype=np.float32):
     return (RNG.random(shape) + 0.5).astype(dtype)
+
+
+def call_from_threads(fn, count: int = 8):
+    """fn(i) for i in range(count), each in its own thread, all started at
+    once (a barrier); returns the results in order and re-raises the first
+    error a thread had."""
+    import threading
+
+    results, errors = [None] * count, []
+    start = threading.Barrier(count)
+
+    def worker(i):
+        try:
+            start.wait()
+            results[i] = fn(i)
+        except Exception as e:  # re-raised below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(i,))
+               for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return results

@@ -4,7 +4,6 @@ bounded memory."""
 
 import gc
 import os
-import threading
 import warnings
 
 import numpy as np
@@ -89,22 +88,8 @@ def test_torch_first_calls_from_eight_threads():
     model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU()).eval()
     run = ttorch.jit(model)
     x = torch.randn(2, 4)
-    results, errors = [None] * 8, []
-    start = threading.Barrier(8)
-
-    def worker(i):
-        try:
-            start.wait()
-            results[i] = run(x + i)
-        except Exception as e:  # pragma: no cover - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    from arrays import call_from_threads
+    results = call_from_threads(lambda i: run(x + i))
     assert len(run._cache) == 1
     with torch.no_grad():
         for i, r in enumerate(results):

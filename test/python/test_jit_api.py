@@ -18,7 +18,7 @@ from tinytensor.jit import RECOMPILE_WARNING_LIMIT, RecompilationWarning
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
-from arrays import randn, rng  # noqa: E402
+from arrays import call_from_threads, randn, rng  # noqa: E402
 
 
 def close(got, expected, rtol=1e-5):
@@ -277,22 +277,7 @@ def test_boolean_array_arguments():
 def test_first_calls_from_eight_threads_compile_once(compiles):
     g = jit(lambda x: np.tanh(x) * 2.0)
     x = randn(33)
-    results, errors = [None] * 8, []
-    start = threading.Barrier(8)
-
-    def worker(i):
-        try:
-            start.wait()
-            results[i] = g(x + i)
-        except Exception as e:  # pragma: no cover - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    results = call_from_threads(lambda i: g(x + i))
     assert compiles["n"] == 1
     for i, r in enumerate(results):
         close(r, np.tanh(x + i) * 2.0)

@@ -12,7 +12,6 @@ import torch.nn.functional as F  # noqa: E402
 
 import tinytensor.torch as ttorch  # noqa: E402
 
-RTOL, ATOL = 1e-5, 1e-6
 
 
 @pytest.fixture(autouse=True)
@@ -20,21 +19,7 @@ def _seed():
     torch.manual_seed(0)
 
 
-class Fn(nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *inputs):
-        return self.fn(*inputs)
-
-
-def check(model, *inputs, rtol=RTOL, atol=ATOL):
-    got = ttorch.jit(model)(*inputs)
-    with torch.no_grad():
-        expected = model(*inputs)
-    torch.testing.assert_close(got, expected, rtol=rtol, atol=atol)
-    return got
+from test_torch_ops import Fn, check  # noqa: E402  (shared helpers)
 
 
 @pytest.mark.parametrize("fn", [
