@@ -30,6 +30,13 @@ MATMUL_SHAPES = [
     ((16, 768), (768, 96)),
     ((2, 1, 37, 19), (3, 19, 23)),
     ((5, 17, 64), (5, 64, 33)),
+    # K = 1031: the last 7 steps are a matmul of their own; N = 300: the
+    # last column block is partial, its last strip masked.
+    ((72, 1031), (1031, 300)),
+    # Row blocks of 130 sharing each packed panel; 4097 columns.
+    ((260, 96), (96, 4097)),
+    # Batched, K = 600 in blocks of 300.
+    ((2, 40, 600), (600, 520)),
 ]
 
 

@@ -86,14 +86,17 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
        gelu epilogue stays in the matmul's tile, and the reductions of
        layer_norm and softmax run on the same rows as their consumers.
     2. Inside, each op is tiled again with `scf.for` for the register level:
-       matmuls by `[kc]` (cache block of the reduction), then `[mr, nr]`
-       (the register tile) and `[kr]` (the unrolled reduction step);
-       elementwise ops and reductions by one vector (a few registers) along
-       the innermost dimension.
-    3. For matmuls, each [kc x nc] panel of B is copied into a contiguous
-       buffer (packed) before the register tiles walk it down its rows, so
-       they read it from L2 at unit stride rather than one page of the
-       whole B per row.
+       matmuls by `[kc]` (cache block of the reduction), then `[mc]` (rows
+       in a cache block), then `[mr, nr]` (the register tile) and `[kr]`
+       (the unrolled reduction step); elementwise ops and reductions by one
+       vector (a few registers) along the innermost dimension. A static
+       loop that a cache block does not divide is first split into two ops
+       (`linalg::splitOp`), so that every block is full.
+    3. For matmuls, each [kc x nc] panel of B is copied, in the K loop, into
+       strips of nr columns ([nc / nr][kc][nr], the layout of `mmt4d`'s
+       packed operand), which every row block then reads: the register
+       tiles of a strip read one contiguous block at unit stride, not rows
+       of the whole B a page or a power of two apart.
     4. Loops whose trip count the step does not divide are peeled, so the
        main loop works on full, static tiles and only the last iteration
        has a partial one.
@@ -109,8 +112,8 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
     Option<"peel", "peel", "bool", /*default=*/"true",
            "Peel partial tiles off the register-level loops">,
     Option<"pack", "pack", "bool", /*default=*/"true",
-           "Copy each [kc x nc] panel of a matmul's B into a contiguous "
-           "buffer before the register tiles read it">
+           "Copy each [kc x nc] panel of a matmul's B into contiguous "
+           "strips before the register tiles read it">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
@@ -125,8 +128,11 @@ def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
   let description = [{
     Runs `linalg::vectorize` on every linalg op with a static iteration
     space of at most `max-vector-elements` elements (the tiles that
-    `--tt-cpu-tile-and-fuse` makes); partial tiles (the peeled last
-    iterations of a loop) stay scalar. Elementwise multiply +
+    `--tt-cpu-tile-and-fuse` makes). A partial tile whose size is only
+    known at run time (the last block of a loop that the block does not
+    divide) is vectorised to its largest size (from
+    `ValueBoundsOpInterface`) with masks, unless `masked=false`; it then
+    stays scalar. Elementwise multiply +
     reduce pairs become `vector.contract`; transfers of loop-invariant
     subsets (a matmul's accumulator tile) are hoisted out of the reduction
     loops so they stay in registers. Ops it cannot vectorise are left for
@@ -135,7 +141,9 @@ def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
   let options = [
     Option<"maxVectorElements", "max-vector-elements", "int64_t",
            /*default=*/"16384",
-           "Largest iteration space (in elements) to vectorise as one op">
+           "Largest iteration space (in elements) to vectorise as one op">,
+    Option<"masked", "masked", "bool", /*default=*/"true",
+           "Vectorise tiles of run-time size with masks">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

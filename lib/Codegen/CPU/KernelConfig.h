@@ -68,11 +68,17 @@ struct KernelConfig {
   /// panel of B is fetched from memory once and reused, from L1, by every
   /// row tile.
   SmallVector<int64_t> registerOrder;
-  /// Matmul only: after loop level `packLevel` (the reduction block), B's
-  /// [kc x nc] panel is copied into a contiguous buffer (packed), so the
-  /// register tiles read it from L2 at unit stride instead of walking rows
-  /// of the whole B (one page per row when B is wide). -1: no packing.
+  /// Matmul only: after loop level `packRhsLevel` (the reduction block),
+  /// B's [kc x nc] panel is copied into a buffer of column strips (packed,
+  /// `mmt4d`-style: [nc / packColumns][kc][packColumns]); after level
+  /// `packLevel` (the row block) the op is tiled into the same strips, so
+  /// that a register tile reads a contiguous block of B, the panel stays in
+  /// L2 while every row block uses it, and no two rows of the strip compete
+  /// for a cache set (rows of B a power of two apart do). -1: no packing.
+  int packRhsLevel = -1;
   int packLevel = -1;
+  /// The width of B's strips: the register tile's nr.
+  int64_t packColumns = 0;
   /// With packLevel: the op reads B transposed ([n, k], from `x @ w.T`), and
   /// the packed panel is B transposed back to [kc x nc], so the register
   /// tiles are those of a plain matmul.
@@ -94,6 +100,11 @@ struct MatmulDims {
   bool transposedB = false;
 };
 std::optional<MatmulDims> getMatmulDims(linalg::LinalgOp op);
+
+/// The loop sizes of `op`, with dynamic ones replaced by a static upper
+/// bound (a block of a loop that its tile does not divide:
+/// `affine.min(256, %n - %i)` is at most 256), or nothing when one has none.
+std::optional<SmallVector<int64_t>> getLoopUpperBounds(linalg::LinalgOp op);
 
 /// The configuration of `op` on `target`, or nothing when the op is left to
 /// the generic lowering (dynamic shapes, rank 0, unsupported element types).

@@ -38,6 +38,32 @@ bool isDotLike(vector::ContractionOp op) {
   return innermostReduces(maps[0]) && innermostReduces(maps[1]);
 }
 
+/// `vector.create_mask %n : vector<Nxi1>` (fixed N) as `[0, 1, .., N-1] <
+/// %n`, a comparison LLVM turns into an AVX-512 mask register (or a vector
+/// of lanes).
+struct MaterializeCreateMask : public OpRewritePattern<vector::CreateMaskOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::CreateMaskOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (type.getRank() != 1 || type.isScalable())
+      return failure();
+    Location loc = op.getLoc();
+    int64_t n = type.getShape()[0];
+    auto indexType = VectorType::get({n}, rewriter.getI32Type());
+    Value lanes = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(indexType,
+                                  llvm::to_vector(llvm::seq<int32_t>(0, n))));
+    Value bound = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI32Type(), op.getOperand(0));
+    Value splat = vector::BroadcastOp::create(rewriter, loc, indexType, bound);
+    rewriter.replaceOpWithNewOp<arith::CmpIOp>(op, arith::CmpIPredicate::slt,
+                                               lanes, splat);
+    return success();
+  }
+};
+
 struct CPULowerVectorsPass
     : public tt::impl::TTCPULowerVectorsBase<CPULowerVectorsPass> {
   void runOnOperation() override {
@@ -127,6 +153,7 @@ struct CPULowerVectorsPass
           patterns, vector::VectorTransposeLowering::Shuffle16x16);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
+      patterns.add<MaterializeCreateMask>(ctx);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

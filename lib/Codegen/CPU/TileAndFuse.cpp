@@ -252,23 +252,72 @@ struct CPUTileAndFusePass
     std::optional<KernelConfig> config = getKernelConfig(op, target, pack);
     if (!config)
       return success();
+    SmallVector<linalg::LinalgOp> parts;
+    if (failed(splitPartialBlock(rewriter, op, *config, parts)))
+      return failure();
+    if (!parts.empty()) {
+      for (linalg::LinalgOp part : parts)
+        if (failed(tileLoops(rewriter, part, target)))
+          return failure();
+      return success();
+    }
     Operation *current = op;
+    Value packedRhs;
     for (auto [level, tiles] : llvm::enumerate(config->loopTiles)) {
       if (failed(tileLevel(rewriter, current, tiles,
                            isRegisterLevel(*config, level)
                                ? ArrayRef<int64_t>(config->registerOrder)
                                : ArrayRef<int64_t>())))
         return failure();
-      if (static_cast<int>(level) == config->packLevel)
-        if (linalg::LinalgOp packOp =
-                packRhs(rewriter, cast<linalg::LinalgOp>(current),
-                        config->packTransposed))
-          if (failed(tileLoops(rewriter, packOp, target)))
-            return failure();
+      SmallVector<Operation *> copies;
+      if (static_cast<int>(level) == config->packRhsLevel)
+        packedRhs = packRhs(rewriter, current, *config, copies);
+      if (static_cast<int>(level) == config->packLevel &&
+          failed(tileIntoStrips(rewriter, current, *config, packedRhs)))
+        return failure();
+      for (Operation *copy : copies)
+        if (failed(tileLoops(rewriter, cast<linalg::LinalgOp>(copy), target)))
+          return failure();
     }
     if (config->laneReduction)
       return splitReductionIntoLanes(rewriter, cast<linalg::LinalgOp>(current),
                                      config->laneReduction);
+    return success();
+  }
+
+  /// Splits a matmul whose cache block (of K, or of the rows) does not divide
+  /// a static loop into two ops, the full blocks and the remainder (of a
+  /// reduction, accumulating into the first one's result), returned in
+  /// `parts`; both then have full blocks. A partial block would only be
+  /// peeled once its inner loops exist, and their loop-carried tiles would
+  /// stay dynamic. `parts` stays empty when every block is full.
+  static LogicalResult
+  splitPartialBlock(RewriterBase &rewriter, linalg::LinalgOp op,
+                    const KernelConfig &config,
+                    SmallVectorImpl<linalg::LinalgOp> &parts) {
+    if (config.kind != KernelKind::Matmul)
+      return success();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    for (auto [level, tiles] : llvm::enumerate(config.loopTiles)) {
+      if (isRegisterLevel(config, level))
+        return success();
+      for (auto [loop, tile] : llvm::enumerate(tiles)) {
+        int64_t range = ranges[loop];
+        if (tile <= 0 || ShapedType::isDynamic(range) || range <= tile ||
+            range % tile == 0)
+          continue;
+        rewriter.setInsertionPoint(op);
+        auto [first, second] =
+            linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                            loop, rewriter.getIndexAttr(range - range % tile));
+        if (!first || !second)
+          return op.emitError("tt-cpu-tile-and-fuse: could not split a "
+                              "partial cache block off the op");
+        parts.push_back(cast<linalg::LinalgOp>(first.getOperation()));
+        parts.push_back(cast<linalg::LinalgOp>(second.getOperation()));
+        return success();
+      }
+    }
     return success();
   }
 
@@ -306,60 +355,204 @@ struct CPUTileAndFusePass
     return success();
   }
 
-  /// Makes the matmul `op` read its B operand (a slice of the whole B)
-  /// from a contiguous copy: the copy streams B's rows once, and the
-  /// register tiles then walk a compact panel that stays in L2. With
-  /// `transposed`, `op` reads B as [.., n, k] and the copy transposes it to
-  /// [.., k, n], which `op` then reads as a plain matmul does. Returns the
-  /// copy, or null when there is nothing to gain.
-  static linalg::LinalgOp packRhs(RewriterBase &rewriter, linalg::LinalgOp op,
-                                  bool transposed) {
-    OpOperand *rhs = op.getDpsInputOperand(1);
-    auto slice = rhs->get().getDefiningOp<tensor::ExtractSliceOp>();
+  /// How B is packed: into strips of `width` columns. `dim` is B's
+  /// dimension of the columns (n): the innermost, or with `transposed` (B
+  /// read as [.., n, k]) the second innermost. The packed tensor is
+  /// [.., strips, k, width] either way; a transposed B's strips are
+  /// transposed while they are copied.
+  struct StripLayout {
+    int64_t dim, width;
+    bool transposed;
+  };
+
+  static StripLayout rhsLayout(linalg::LinalgOp op,
+                               const KernelConfig &config) {
+    int64_t rank =
+        cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType())
+            .getRank();
+    return {config.packTransposed ? rank - 2 : rank - 1, config.packColumns,
+            config.packTransposed};
+  }
+
+  /// The strip of `packed` ([.., strips, k, width]) that holds the columns
+  /// [index, index + size) of the block (`index` a multiple of `width`), as
+  /// a [.., k, size] tensor; and its offsets and sizes in `packed`.
+  static Value stripOf(OpBuilder &b, Location loc, Value packed, int64_t width,
+                       OpFoldResult index, OpFoldResult size,
+                       SmallVectorImpl<OpFoldResult> &offsets,
+                       SmallVectorImpl<OpFoldResult> &sizes) {
+    auto type = cast<RankedTensorType>(packed.getType());
+    int64_t rank = type.getRank(), stripDim = rank - 3;
+    offsets.assign(rank, b.getIndexAttr(0));
+    sizes.assign(tensor::getMixedSizes(b, loc, packed));
+    offsets[stripDim] = affine::makeComposedFoldedAffineApply(
+        b, loc, b.getAffineDimExpr(0).floorDiv(width), {index});
+    sizes[stripDim] = b.getIndexAttr(1);
+    sizes.back() = size;
+    SmallVector<int64_t> shape;
+    for (auto [i, s] : llvm::enumerate(sizes))
+      if (static_cast<int64_t>(i) != stripDim)
+        shape.push_back(getConstantIntValue(s).value_or(ShapedType::kDynamic));
+    SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get(shape, type.getElementType()), packed,
+        offsets, sizes, strides);
+  }
+
+  /// Copies `block` (B's [.., kc, nc] block, or [.., nc, kc] transposed)
+  /// into strips, one strip at a time; the copy ops go to `copies`.
+  static Value packStrips(RewriterBase &rewriter, Location loc, Value block,
+                          StripLayout layout,
+                          SmallVectorImpl<Operation *> &copies) {
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(block.getType());
+    int64_t rank = type.getRank(), width = layout.width;
+    SmallVector<OpFoldResult> blockSizes =
+        tensor::getMixedSizes(rewriter, loc, block);
+    OpFoldResult columns = blockSizes[layout.dim];
+    OpFoldResult depth = blockSizes[layout.transposed ? rank - 1 : rank - 2];
+    AffineExpr d0, d1;
+    bindDims(ctx, d0, d1);
+
+    SmallVector<OpFoldResult> packedSizes(blockSizes.begin(),
+                                          blockSizes.begin() + rank - 2);
+    packedSizes.append({affine::makeComposedFoldedAffineApply(
+                            rewriter, loc, d0.ceilDiv(width), {columns}),
+                        depth, rewriter.getIndexAttr(width)});
+    Value empty = tensor::EmptyOp::create(rewriter, loc, packedSizes,
+                                          type.getElementType());
+
+    Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value ub = getValueOrCreateConstantIndexOp(rewriter, loc, columns);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, width);
+    std::optional<int64_t> staticColumns = getConstantIntValue(columns);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lb, ub, step, ValueRange{empty},
+        [&](OpBuilder &b, Location loc, Value j, ValueRange iterArgs) {
+          // The strip's width: `width`, or less for the last one.
+          OpFoldResult size =
+              staticColumns && *staticColumns % width == 0
+                  ? b.getIndexAttr(width)
+                  : affine::makeComposedFoldedAffineMin(
+                        b, loc,
+                        AffineMap::get(
+                            2, 0, {getAffineConstantExpr(width, ctx), d1 - d0},
+                            ctx),
+                        {j, columns});
+          SmallVector<OpFoldResult> srcOffsets(rank, b.getIndexAttr(0)),
+              srcSizes(blockSizes), srcStrides(rank, b.getIndexAttr(1));
+          srcOffsets[layout.dim] = j;
+          srcSizes[layout.dim] = size;
+          Value src = tensor::ExtractSliceOp::create(b, loc, block, srcOffsets,
+                                                     srcSizes, srcStrides);
+          SmallVector<OpFoldResult> offsets, sizes;
+          Value dst =
+              stripOf(b, loc, iterArgs[0], width, j, size, offsets, sizes);
+          Operation *copy;
+          if (layout.transposed) {
+            SmallVector<int64_t> perm =
+                llvm::to_vector(llvm::seq<int64_t>(0, rank));
+            std::swap(perm[rank - 1], perm[rank - 2]);
+            copy = linalg::TransposeOp::create(b, loc, src, dst, perm);
+          } else {
+            copy = linalg::CopyOp::create(b, loc, src, dst);
+          }
+          copies.push_back(copy);
+          Value inserted = tensor::InsertSliceOp::create(
+              b, loc, copy->getResult(0), iterArgs[0], offsets, sizes,
+              SmallVector<OpFoldResult>(rank + 1, b.getIndexAttr(1)));
+          scf::YieldOp::create(b, loc, inserted);
+        });
+    loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
+    return loop.getResult(0);
+  }
+
+  /// True if `value` is a slice of part of the rows of the tensor it was
+  /// cut from (a copy would make it contiguous).
+  static bool isPartialRowsSlice(Value value) {
+    auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
     if (!slice)
-      return nullptr;
-    auto type = cast<RankedTensorType>(slice.getType());
-    int64_t rank = type.getRank();
-    // A slice of whole rows (of the tensor the slices were cut from) is
-    // contiguous already.
+      return false;
     Value source = slice.getSource();
     while (auto outer = source.getDefiningOp<tensor::ExtractSliceOp>())
       source = outer.getSource();
+    auto type = cast<RankedTensorType>(slice.getType());
     auto sourceType = cast<RankedTensorType>(source.getType());
-    if (rank < 2 || rank != sourceType.getRank() ||
-        (!transposed && sourceType.getShape().back() == type.getShape().back()))
-      return nullptr;
-    Location loc = op.getLoc();
+    return type.getRank() >= 2 && type.getRank() == sourceType.getRank() &&
+           sourceType.getShape().back() != type.getShape().back();
+  }
+
+  /// Packs B's [kc x nc] block, read by the matmul `current` (one reduction
+  /// block), into column strips ([nc / nr][kc][nr]); null when B is not a
+  /// slice or is a slice of whole rows (contiguous already), or the op
+  /// cannot be packed. With `packTransposed` the op reads B as [.., n, k]
+  /// and the strips are transposed while they are copied.
+  static Value packRhs(RewriterBase &rewriter, Operation *current,
+                       const KernelConfig &config,
+                       SmallVectorImpl<Operation *> &copies) {
+    auto op = cast<linalg::LinalgOp>(current);
+    Value rhs = op.getDpsInputOperand(1)->get();
+    if (config.packColumns <= 0 || !getMatmulDims(op) ||
+        (config.packTransposed && !isa<linalg::GenericOp>(current)) ||
+        !rhs.getDefiningOp<tensor::ExtractSliceOp>() ||
+        (!config.packTransposed && !isPartialRowsSlice(rhs)))
+      return {};
     rewriter.setInsertionPoint(op);
-    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
-    if (!transposed) {
-      Value empty =
-          tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
-      auto copy = linalg::CopyOp::create(rewriter, loc, rhs->get(), empty);
-      rewriter.modifyOpInPlace(op, [&] { rhs->set(copy.getResult(0)); });
-      return copy;
+    return packStrips(rewriter, op.getLoc(), rhs, rhsLayout(op, config),
+                      copies);
+  }
+
+  /// Tiles the matmul `current` (one row block of a reduction block whose B
+  /// is packed as `packed`) by B's strips, and makes each tile read its
+  /// strip, one contiguous block (and, if B was transposed, read it as a
+  /// plain matmul does). `current` becomes the tile's op. Nothing happens
+  /// without a packed B.
+  static LogicalResult tileIntoStrips(RewriterBase &rewriter,
+                                      Operation *&current,
+                                      const KernelConfig &config,
+                                      Value packed) {
+    auto op = cast<linalg::LinalgOp>(current);
+    std::optional<MatmulDims> dims = getMatmulDims(op);
+    if (!packed || !dims)
+      return success();
+    StripLayout layout = rhsLayout(op, config);
+    Value whole = op.getDpsInputOperand(1)->get();
+    SmallVector<int64_t> tiles(op.getNumLoops(), 0);
+    tiles[dims->n] = layout.width;
+    if (failed(tileLevel(rewriter, current, tiles, {})))
+      return failure();
+    auto tile = cast<linalg::LinalgOp>(current);
+    OpOperand *rhs = tile.getDpsInputOperand(1);
+    OpFoldResult index = rewriter.getIndexAttr(0),
+                 size = tensor::getMixedSize(rewriter, tile.getLoc(), whole,
+                                             layout.dim);
+    if (rhs->get() != whole) {
+      auto slice = rhs->get().getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice || slice.getSource() != whole)
+        return tile.emitError("tt-cpu-tile-and-fuse: unexpected B operand of "
+                              "a matmul tile");
+      index = slice.getMixedOffsets()[layout.dim];
+      size = slice.getMixedSizes()[layout.dim];
     }
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic)
-      return nullptr;
-    std::swap(sizes[rank - 1], sizes[rank - 2]);
-    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    std::swap(perm[rank - 1], perm[rank - 2]);
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
-    auto transpose =
-        linalg::TransposeOp::create(rewriter, loc, rhs->get(), empty, perm);
-    AffineMap map = generic.getMatchingIndexingMap(rhs);
-    SmallVector<AffineExpr> results(map.getResults());
-    std::swap(results[rank - 1], results[rank - 2]);
-    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-    maps[rhs->getOperandNumber()] =
-        AffineMap::get(map.getNumDims(), 0, results, op.getContext());
-    rewriter.modifyOpInPlace(generic, [&] {
-      rhs->set(transpose->getResult(0));
+    rewriter.setInsertionPoint(tile);
+    SmallVector<OpFoldResult> offsets, sizes;
+    Value strip = stripOf(rewriter, tile.getLoc(), packed, layout.width, index,
+                          size, offsets, sizes);
+    rewriter.modifyOpInPlace(tile, [&] {
+      rhs->set(strip);
+      if (!layout.transposed)
+        return;
+      auto generic = cast<linalg::GenericOp>(tile.getOperation());
+      AffineMap map = generic.getMatchingIndexingMap(rhs);
+      SmallVector<AffineExpr> results(map.getResults());
+      int64_t r = results.size();
+      std::swap(results[r - 1], results[r - 2]);
+      SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+      maps[rhs->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, results, tile.getContext());
       generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
     });
-    return transpose;
+    return success();
   }
 
   static bool isRegisterLevel(const KernelConfig &config, size_t level) {

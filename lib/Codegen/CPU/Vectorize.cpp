@@ -50,6 +50,10 @@ struct CPUVectorizePass
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
+    // Masked transfers (of partial tiles) carry their mask as an operand
+    // rather than in a vector.mask region, which later passes (bufferization,
+    // hoisting, canonicalisation) would otherwise have to see through.
+    vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
     // Operand conversions (f32 -> f64 of a mixed contraction) before the
     // broadcasts and transposes of the generic vectoriser, which then fold
     // into the contraction's maps.
@@ -78,30 +82,43 @@ struct CPUVectorizePass
           return getElementTypeOrSelf(t).isInteger(1);
         }))
       return;
-    // Only full tiles: partial ones (the peeled last iterations) stay
-    // scalar loops.
+    // Partial tiles whose size is only known at run time (the last block of
+    // a loop that the block size does not divide) are vectorised to their
+    // largest size, masked.
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    if (llvm::any_of(ranges, ShapedType::isDynamic))
-      return;
+    SmallVector<int64_t> vectorSizes;
+    if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+      std::optional<SmallVector<int64_t>> bounds = tt::getLoopUpperBounds(op);
+      if (!masked || !bounds)
+        return;
+      // Whole registers: a bound of 31 elements is a masked vector of 32.
+      for (auto [size, bound] : llvm::zip(op.getStaticLoopRanges(), *bounds))
+        vectorSizes.push_back(
+            ShapedType::isDynamic(size)
+                ? static_cast<int64_t>(llvm::PowerOf2Ceil(bound))
+                : bound);
+      ranges = vectorSizes;
+    }
     int64_t elements = 1;
     for (int64_t r : ranges)
       elements *= r;
     if (elements > maxVectorElements || elements == 0)
       return;
-    if (failed(linalg::vectorizeOpPrecondition(op)))
+    if (failed(linalg::vectorizeOpPrecondition(op, vectorSizes)))
       return;
     rewriter.setInsertionPoint(op);
     // Matmul tiles become vector.contract directly (lowered to outer
     // products later); everything else through elementwise ops and
     // multi-reductions.
     bool contraction = tt::getMatmulDims(op).has_value();
+    SmallVector<bool> scalable(vectorSizes.size(), false);
     FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-        rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+        rewriter, op, vectorSizes, scalable,
         /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
         /*assumeDynamicDimsMatchVecSizes=*/false,
         /*createNamedContraction=*/contraction);
     if (failed(result) && contraction)
-      result = linalg::vectorize(rewriter, op);
+      result = linalg::vectorize(rewriter, op, vectorSizes, scalable);
     if (failed(result))
       return;
     if (op->getNumResults())

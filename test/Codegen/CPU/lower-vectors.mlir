@@ -33,3 +33,22 @@ func.func @rows(%x: vector<2x3xi32>) -> vector<2x3xi32> {
   %0 = math.absi %x : vector<2x3xi32>
   return %0 : vector<2x3xi32>
 }
+
+// -----
+
+// The mask of a partial tile is a comparison of the lanes' positions with
+// its run-time size; the masked read becomes a masked load.
+// CHECK-LABEL: func.func @create_mask
+// CHECK:         %[[LANES:.+]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]> : vector<16xi32>
+// CHECK:         %[[N:.+]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:         %[[SPLAT:.+]] = vector.broadcast %[[N]] : i32 to vector<16xi32>
+// CHECK:         %[[MASK:.+]] = arith.cmpi sgt, %[[SPLAT]], %[[LANES]] : vector<16xi32>
+// CHECK:         vector.maskedload %{{.*}}[%{{.*}}], %[[MASK]]
+// CHECK-NOT:     vector.create_mask
+func.func @create_mask(%n: index, %m: memref<?xf32>) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %k = vector.create_mask %n : vector<16xi1>
+  %v = vector.transfer_read %m[%c0], %p, %k {in_bounds = [true]} : memref<?xf32>, vector<16xf32>
+  return %v : vector<16xf32>
+}

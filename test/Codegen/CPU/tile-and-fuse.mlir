@@ -4,19 +4,25 @@
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 pack=false' --canonicalize | FileCheck %s --check-prefix=NOPACK
 
 // A matmul with a bias + tanh epilogue: one scf.forall over [64 x 64] blocks
-// of C holds the fill, the [96 x 64] panel of B copied into a contiguous
-// buffer (packed; [kc] is the whole K = 96 here), the register-tiled matmul
-// (column tiles of 32 outermost, then rows of 8, then K in steps of 4) and
-// the epilogue, one row of 64 at a time.
+// of C holds the fill, the [96 x 64] panel of B copied into two contiguous
+// strips of 32 columns (packed, [2 x 96 x 32]; [kc] is the whole K = 96
+// here), the register-tiled matmul (strips of 32 columns outermost, each
+// read from its packed strip, then rows of 8, then K in steps of 4) and the
+// epilogue, one row of 64 at a time.
 
 // CHECK-LABEL: func.func @linear_tanh
 // CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
 // CHECK:           linalg.fill {{.*}} tensor<1x64xf32>
-// CHECK:           scf.for {{.*}} = %c0 to %c96 step %c1 {{.*}} -> (tensor<96x64xf32>)
-// CHECK:             linalg.copy ins({{.*}} : tensor<1x64xf32>)
-// CHECK:           scf.for {{.*}} = %c0 to %c64 step %c32
+// CHECK:           %[[EMPTY:.+]] = tensor.empty() : tensor<2x96x32xf32>
+// CHECK:           %[[PACKED:.+]] = scf.for {{.*}} = %c0 to %c64 step %c32 iter_args({{.*}} = %[[EMPTY]]) -> (tensor<2x96x32xf32>)
+// CHECK:             scf.for {{.*}} = %c0 to %c96 step %c1 {{.*}} -> (tensor<96x32xf32>)
+// CHECK:               linalg.copy ins({{.*}} : tensor<1x32xf32>)
+// CHECK:           scf.for %[[J:.+]] = %c0 to %c64 step %c32
+// CHECK:             %[[S:.+]] = affine.apply {{.*}}(%[[J]])
+// CHECK:             %[[STRIP:.+]] = tensor.extract_slice %[[PACKED]][%[[S]], 0, 0] [1, 96, 32] [1, 1, 1] : tensor<2x96x32xf32> to tensor<96x32xf32>
 // CHECK:             scf.for {{.*}} = %c0 to %c64 step %c8
 // CHECK:               scf.for {{.*}} = %c0 to %c96 step %c4
+// CHECK:                 tensor.extract_slice %[[STRIP]]
 // CHECK:                 linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>) outs({{.*}} : tensor<8x32xf32>)
 // CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x64xf32>)
 // CHECK:             math.tanh
@@ -127,15 +133,18 @@ func.func @layer_norm(%x: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
 
 // -----
 
-// x @ w.T (B laid out [n, k]) with many rows: each [kc x nc] panel of B is
-// transposed back to [k, n] while it is packed ([16 x 16] blocks), and the
+// x @ w.T (B laid out [n, k]) with many rows: each [kc x nc] panel of B
+// (kc = 384, the block of at most 512 that divides K = 768) is transposed
+// back to [k, n] strips while it is packed ([16 x 16] blocks), and the
 // register tiles are those of a plain matmul.
 // CHECK-LABEL: func.func @transposed_packed
 // CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
-// CHECK:           scf.for {{.*}} = %c0 to %c768 step %c256
-// CHECK:             scf.for {{.*}} step %c16
+// CHECK:           scf.for {{.*}} = %c0 to %c768 step %c384
+// CHECK:             tensor.empty() : tensor<2x384x32xf32>
+// CHECK:             scf.for {{.*}} step %c32
 // CHECK:               scf.for {{.*}} step %c16
-// CHECK:                 linalg.transpose ins({{.*}} : tensor<16x16xf32>) {{.*}} permutation = [1, 0]
+// CHECK:                 scf.for {{.*}} step %c16
+// CHECK:                   linalg.transpose ins({{.*}} : tensor<16x16xf32>) {{.*}} permutation = [1, 0]
 // CHECK:             scf.for {{.*}} step %c32
 // CHECK:               scf.for {{.*}} step %c8
 // CHECK:                 scf.for {{.*}} step %c4
@@ -177,14 +186,56 @@ func.func @dot_products(%x: tensor<16x768xf32>, %w: tensor<512x768xf32>) -> tens
 // -----
 
 // 4097 columns in blocks of 256: the last block is partial, so inside the
-// scf.forall the block's size is dynamic (at most 256). The register tiles
-// are chosen from that bound and the peeled main loops still see full
-// static [8 x 32] tiles.
+// scf.forall the block's size is dynamic (at most 256), and so is the
+// number of packed strips. The register tiles are chosen from that bound
+// and the peeled main loops still see full static [8 x 32] tiles; the last
+// strip is [8 x ?] (vectorised with masks later).
 // CHECK-LABEL: func.func @partial_block
 // CHECK:         scf.forall (%{{.*}}) = (0) to (4097) step (256)
-// CHECK:           linalg.copy ins({{.*}} : tensor<1x64xf32>)
+// CHECK:           tensor.empty(%{{.*}}) : tensor<?x384x32xf32>
+// CHECK:           linalg.copy ins({{.*}} : tensor<1x32xf32>)
 // CHECK:           linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>) outs({{.*}} : tensor<8x32xf32>)
+// CHECK:           linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x?xf32>) outs({{.*}} : tensor<8x?xf32>)
 func.func @partial_block(%x: tensor<64x768xf32>, %w: tensor<768x4097xf32>) -> tensor<64x4097xf32> {
   %0 = tt.matmul %x, %w : (tensor<64x768xf32>, tensor<768x4097xf32>) -> tensor<64x4097xf32>
   return %0 : tensor<64x4097xf32>
+}
+
+// -----
+
+// A panel of B is packed once per reduction block and reused by every row
+// block of 128 of the thread's [256 x 256] block of C: the row-block loop
+// is inside the K loop, after the copy.
+// CHECK-LABEL: func.func @row_blocks
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (512, 1024) step (256, 256)
+// CHECK:           scf.for {{.*}} = %c0 to %c1024 step %c512
+// CHECK:             tensor.empty() : tensor<8x512x32xf32>
+// CHECK:             linalg.copy
+// CHECK:             scf.for {{.*}} = %c0 to %c256 step %c128
+// CHECK-NOT:           linalg.copy
+// CHECK:               scf.for {{.*}} = %c0 to %c256 step %c32
+// CHECK:                 scf.for {{.*}} = %c0 to %c128 step %c8
+// CHECK:                   linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>)
+func.func @row_blocks(%x: tensor<512x1024xf32>, %w: tensor<1024x1024xf32>) -> tensor<512x1024xf32> {
+  %0 = tt.matmul %x, %w : (tensor<512x1024xf32>, tensor<1024x1024xf32>) -> tensor<512x1024xf32>
+  return %0 : tensor<512x1024xf32>
+}
+
+// -----
+
+// K = 1031 has no block of 257..512 that divides it: the last 7 steps of
+// the reduction are split off into a matmul of their own (accumulating into
+// the first one's result), so that both have static blocks; a partial block
+// would leave the loops inside it dynamic.
+// CHECK-LABEL: func.func @split_k
+// CHECK:         scf.forall
+// CHECK:           scf.for {{.*}} = %c0 to %c1024 step %c512
+// CHECK:             tensor.empty() : tensor<2x512x32xf32>
+// CHECK:             linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>)
+// CHECK:           tensor.empty() : tensor<2x7x32xf32>
+// CHECK:           linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>)
+// CHECK:           linalg.matmul ins({{.*}} : tensor<8x3xf32>, tensor<3x32xf32>)
+func.func @split_k(%x: tensor<64x1031xf32>, %w: tensor<1031x512xf32>) -> tensor<64x512xf32> {
+  %0 = tt.matmul %x, %w : (tensor<64x1031xf32>, tensor<1031x512xf32>) -> tensor<64x512xf32>
+  return %0 : tensor<64x512xf32>
 }
