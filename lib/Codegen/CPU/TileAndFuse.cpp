@@ -376,11 +376,13 @@ struct CPUTileAndFusePass
 
   /// The strip of `packed` ([.., strips, k, width]) that holds the columns
   /// [index, index + size) of the block (`index` a multiple of `width`), as
-  /// a [.., k, size] tensor; and its offsets and sizes in `packed`.
+  /// a [.., k, size] tensor (or only its `row`, [.., 1, size]); and its
+  /// offsets and sizes in `packed`.
   static Value stripOf(OpBuilder &b, Location loc, Value packed, int64_t width,
                        OpFoldResult index, OpFoldResult size,
                        SmallVectorImpl<OpFoldResult> &offsets,
-                       SmallVectorImpl<OpFoldResult> &sizes) {
+                       SmallVectorImpl<OpFoldResult> &sizes,
+                       std::optional<OpFoldResult> row = std::nullopt) {
     auto type = cast<RankedTensorType>(packed.getType());
     int64_t rank = type.getRank(), stripDim = rank - 3;
     offsets.assign(rank, b.getIndexAttr(0));
@@ -389,6 +391,11 @@ struct CPUTileAndFusePass
         b, loc, b.getAffineDimExpr(0).floorDiv(width), {index});
     sizes[stripDim] = b.getIndexAttr(1);
     sizes.back() = size;
+    if (row) {
+      // Only that row of the strip.
+      offsets[rank - 2] = *row;
+      sizes[rank - 2] = b.getIndexAttr(1);
+    }
     SmallVector<int64_t> shape;
     for (auto [i, s] : llvm::enumerate(sizes))
       if (static_cast<int64_t>(i) != stripDim)
@@ -400,7 +407,11 @@ struct CPUTileAndFusePass
   }
 
   /// Copies `block` (B's [.., kc, nc] block, or [.., nc, kc] transposed)
-  /// into strips, one strip at a time; the copy ops go to `copies`.
+  /// into strips; the copy ops go to `copies`. A plain B is copied a row at
+  /// a time, each row into every strip, so that B is read in rows (a page of
+  /// a wide B once per row, not once per strip and row); a transposed one
+  /// strip by strip, each strip one transpose of [width x kc] (contiguous
+  /// rows of B).
   static Value packStrips(RewriterBase &rewriter, Location loc, Value block,
                           StripLayout layout,
                           SmallVectorImpl<Operation *> &copies) {
@@ -410,7 +421,8 @@ struct CPUTileAndFusePass
     SmallVector<OpFoldResult> blockSizes =
         tensor::getMixedSizes(rewriter, loc, block);
     OpFoldResult columns = blockSizes[layout.dim];
-    OpFoldResult depth = blockSizes[layout.transposed ? rank - 1 : rank - 2];
+    int64_t kDim = layout.transposed ? rank - 1 : rank - 2;
+    OpFoldResult depth = blockSizes[kDim];
     AffineExpr d0, d1;
     bindDims(ctx, d0, d1);
 
@@ -421,49 +433,72 @@ struct CPUTileAndFusePass
                         depth, rewriter.getIndexAttr(width)});
     Value empty = tensor::EmptyOp::create(rewriter, loc, packedSizes,
                                           type.getElementType());
-
-    Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value ub = getValueOrCreateConstantIndexOp(rewriter, loc, columns);
-    Value step = arith::ConstantIndexOp::create(rewriter, loc, width);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     std::optional<int64_t> staticColumns = getConstantIntValue(columns);
+    SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));
+
+    // Copies the part of strip `j` in `row` (all rows if none) into `packed`.
+    auto copyStrip = [&](OpBuilder &b, Location loc, Value packed, Value j,
+                         std::optional<OpFoldResult> row) -> Value {
+      // The strip's width: `width`, or less for the last one.
+      OpFoldResult size =
+          staticColumns && *staticColumns % width == 0
+              ? b.getIndexAttr(width)
+              : affine::makeComposedFoldedAffineMin(
+                    b, loc,
+                    AffineMap::get(2, 0,
+                                   {getAffineConstantExpr(width, ctx), d1 - d0},
+                                   ctx),
+                    {j, columns});
+      SmallVector<OpFoldResult> srcOffsets(rank, b.getIndexAttr(0)),
+          srcSizes(blockSizes), srcStrides(rank, b.getIndexAttr(1));
+      srcOffsets[layout.dim] = j;
+      srcSizes[layout.dim] = size;
+      if (row) {
+        srcOffsets[kDim] = *row;
+        srcSizes[kDim] = b.getIndexAttr(1);
+      }
+      Value src = tensor::ExtractSliceOp::create(b, loc, block, srcOffsets,
+                                                 srcSizes, srcStrides);
+      SmallVector<OpFoldResult> offsets, sizes;
+      Value dst = stripOf(b, loc, packed, width, j, size, offsets, sizes, row);
+      Operation *copy;
+      if (layout.transposed) {
+        SmallVector<int64_t> perm =
+            llvm::to_vector(llvm::seq<int64_t>(0, rank));
+        std::swap(perm[rank - 1], perm[rank - 2]);
+        copy = linalg::TransposeOp::create(b, loc, src, dst, perm);
+      } else {
+        copy = linalg::CopyOp::create(b, loc, src, dst);
+      }
+      copies.push_back(copy);
+      return tensor::InsertSliceOp::create(b, loc, copy->getResult(0), packed,
+                                           offsets, sizes, unitStrides);
+    };
+    // for j in strips [for each row]: copy.
+    auto stripLoop = [&](OpBuilder &b, Location loc, Value packed,
+                         std::optional<OpFoldResult> row) {
+      Value ub = getValueOrCreateConstantIndexOp(b, loc, columns);
+      Value step = arith::ConstantIndexOp::create(b, loc, width);
+      auto loop = scf::ForOp::create(
+          b, loc, zero, ub, step, ValueRange{packed},
+          [&](OpBuilder &b, Location loc, Value j, ValueRange iterArgs) {
+            scf::YieldOp::create(b, loc,
+                                 copyStrip(b, loc, iterArgs[0], j, row));
+          });
+      loop->setAttr(kPeelMarker, b.getUnitAttr());
+      return loop.getResult(0);
+    };
+    if (layout.transposed)
+      return stripLoop(rewriter, loc, empty, std::nullopt);
+    Value rows = getValueOrCreateConstantIndexOp(rewriter, loc, depth);
     auto loop = scf::ForOp::create(
-        rewriter, loc, lb, ub, step, ValueRange{empty},
-        [&](OpBuilder &b, Location loc, Value j, ValueRange iterArgs) {
-          // The strip's width: `width`, or less for the last one.
-          OpFoldResult size =
-              staticColumns && *staticColumns % width == 0
-                  ? b.getIndexAttr(width)
-                  : affine::makeComposedFoldedAffineMin(
-                        b, loc,
-                        AffineMap::get(
-                            2, 0, {getAffineConstantExpr(width, ctx), d1 - d0},
-                            ctx),
-                        {j, columns});
-          SmallVector<OpFoldResult> srcOffsets(rank, b.getIndexAttr(0)),
-              srcSizes(blockSizes), srcStrides(rank, b.getIndexAttr(1));
-          srcOffsets[layout.dim] = j;
-          srcSizes[layout.dim] = size;
-          Value src = tensor::ExtractSliceOp::create(b, loc, block, srcOffsets,
-                                                     srcSizes, srcStrides);
-          SmallVector<OpFoldResult> offsets, sizes;
-          Value dst =
-              stripOf(b, loc, iterArgs[0], width, j, size, offsets, sizes);
-          Operation *copy;
-          if (layout.transposed) {
-            SmallVector<int64_t> perm =
-                llvm::to_vector(llvm::seq<int64_t>(0, rank));
-            std::swap(perm[rank - 1], perm[rank - 2]);
-            copy = linalg::TransposeOp::create(b, loc, src, dst, perm);
-          } else {
-            copy = linalg::CopyOp::create(b, loc, src, dst);
-          }
-          copies.push_back(copy);
-          Value inserted = tensor::InsertSliceOp::create(
-              b, loc, copy->getResult(0), iterArgs[0], offsets, sizes,
-              SmallVector<OpFoldResult>(rank + 1, b.getIndexAttr(1)));
-          scf::YieldOp::create(b, loc, inserted);
+        rewriter, loc, zero, rows, one, ValueRange{empty},
+        [&](OpBuilder &b, Location loc, Value k, ValueRange iterArgs) {
+          scf::YieldOp::create(b, loc,
+                               stripLoop(b, loc, iterArgs[0], OpFoldResult(k)));
         });
-    loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
     return loop.getResult(0);
   }
 

@@ -6,16 +6,17 @@
 // A matmul with a bias + tanh epilogue: one scf.forall over [64 x 64] blocks
 // of C holds the fill, the [96 x 64] panel of B copied into two contiguous
 // strips of 32 columns (packed, [2 x 96 x 32]; [kc] is the whole K = 96
-// here), the register-tiled matmul (strips of 32 columns outermost, each
-// read from its packed strip, then rows of 8, then K in steps of 4) and the
-// epilogue, one row of 64 at a time.
+// here; a row of B at a time, each row into both strips), the
+// register-tiled matmul (strips of 32 columns outermost, each read from its
+// packed strip, then rows of 8, then K in steps of 4) and the epilogue, one
+// row of 64 at a time.
 
 // CHECK-LABEL: func.func @linear_tanh
 // CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
 // CHECK:           linalg.fill {{.*}} tensor<1x64xf32>
 // CHECK:           %[[EMPTY:.+]] = tensor.empty() : tensor<2x96x32xf32>
-// CHECK:           %[[PACKED:.+]] = scf.for {{.*}} = %c0 to %c64 step %c32 iter_args({{.*}} = %[[EMPTY]]) -> (tensor<2x96x32xf32>)
-// CHECK:             scf.for {{.*}} = %c0 to %c96 step %c1 {{.*}} -> (tensor<96x32xf32>)
+// CHECK:           %[[PACKED:.+]] = scf.for {{.*}} = %c0 to %c96 step %c1 iter_args({{.*}} = %[[EMPTY]]) -> (tensor<2x96x32xf32>)
+// CHECK:             scf.for {{.*}} = %c0 to %c64 step %c32 {{.*}} -> (tensor<2x96x32xf32>)
 // CHECK:               linalg.copy ins({{.*}} : tensor<1x32xf32>)
 // CHECK:           scf.for %[[J:.+]] = %c0 to %c64 step %c32
 // CHECK:             %[[S:.+]] = affine.apply {{.*}}(%[[J]])
