@@ -240,3 +240,25 @@ func.func @split_k(%x: tensor<64x1031xf32>, %w: tensor<1031x512xf32>) -> tensor<
   %0 = tt.matmul %x, %w : (tensor<64x1031xf32>, tensor<1031x512xf32>) -> tensor<64x512xf32>
   return %0 : tensor<64x512xf32>
 }
+
+// -----
+
+// x @ w.T with 32 rows: dot products would read B again for every 4 rows,
+// so B is packed (transposed strips) as for many rows; with 64 rows but a
+// B small enough for L2 (attention's q @ k.T), dot products.
+// CHECK-LABEL: func.func @transposed_rows
+// CHECK:         linalg.transpose
+// CHECK-NOT:     linalg.reduce
+// CHECK-LABEL: func.func @transposed_small_b
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.reduce ins({{.*}} : tensor<4x4x16xf32>)
+func.func @transposed_rows(%x: tensor<32x768xf32>, %w: tensor<2304x768xf32>) -> tensor<32x2304xf32> {
+  %wt = tt.transpose %w [1, 0] : tensor<2304x768xf32> -> tensor<768x2304xf32>
+  %0 = tt.matmul %x, %wt : (tensor<32x768xf32>, tensor<768x2304xf32>) -> tensor<32x2304xf32>
+  return %0 : tensor<32x2304xf32>
+}
+func.func @transposed_small_b(%q: tensor<64x64xf32>, %k: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %kt = tt.transpose %k [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
+  %0 = tt.matmul %q, %kt : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
