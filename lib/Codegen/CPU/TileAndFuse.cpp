@@ -183,11 +183,13 @@ struct CPUTileAndFusePass
       eliminateCommonSubExpressions(rewriter, dominance, func);
     }
 
-    // Level 2: every linalg op, inside a block or not.
+    // Level 2: every linalg op, inside a block or not, consumers first (a
+    // reduction takes its elementwise producer into its row loop).
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-    for (linalg::LinalgOp op : ops)
-      if (failed(tileLoops(rewriter, op, target)))
+    llvm::SmallPtrSet<Operation *, 16> fused;
+    for (linalg::LinalgOp op : llvm::reverse(ops))
+      if (!fused.contains(op) && failed(tileLoops(rewriter, op, target, fused)))
         return signalPassFailure();
 
     if (peel)
@@ -248,16 +250,21 @@ struct CPUTileAndFusePass
   }
 
   LogicalResult tileLoops(RewriterBase &rewriter, linalg::LinalgOp op,
-                          const CPUTarget &target) {
+                          const CPUTarget &target,
+                          llvm::SmallPtrSetImpl<Operation *> &fused) {
     std::optional<KernelConfig> config = getKernelConfig(op, target, pack);
     if (!config)
       return success();
+    if (config->kind == KernelKind::Reduction && fuse &&
+        config->loopTiles.size() == 1)
+      return tileReductionWithProducers(rewriter, op, config->loopTiles[0],
+                                        fused);
     SmallVector<linalg::LinalgOp> parts;
     if (failed(splitPartialBlock(rewriter, op, *config, parts)))
       return failure();
     if (!parts.empty()) {
       for (linalg::LinalgOp part : parts)
-        if (failed(tileLoops(rewriter, part, target)))
+        if (failed(tileLoops(rewriter, part, target, fused)))
           return failure();
       return success();
     }
@@ -276,7 +283,8 @@ struct CPUTileAndFusePass
           failed(tileIntoStrips(rewriter, current, *config, packedRhs)))
         return failure();
       for (Operation *copy : copies)
-        if (failed(tileLoops(rewriter, cast<linalg::LinalgOp>(copy), target)))
+        if (failed(tileLoops(rewriter, cast<linalg::LinalgOp>(copy), target,
+                             fused)))
           return failure();
     }
     if (config->laneReduction)
@@ -316,6 +324,73 @@ struct CPUTileAndFusePass
         parts.push_back(cast<linalg::LinalgOp>(first.getOperation()));
         parts.push_back(cast<linalg::LinalgOp>(second.getOperation()));
         return success();
+      }
+    }
+    return success();
+  }
+
+  /// Tiles the reduction `op` by `tiles` (rows, or chunks of rows) and fuses
+  /// into each tile the elementwise producers used by nothing else (a layer
+  /// norm's squared deviations), which are then computed in registers
+  /// instead of written to a buffer and read back. The producers are added
+  /// to `fused` (they are gone).
+  LogicalResult
+  tileReductionWithProducers(RewriterBase &rewriter, linalg::LinalgOp op,
+                             ArrayRef<int64_t> tiles,
+                             llvm::SmallPtrSetImpl<Operation *> &fused) {
+    llvm::SmallPtrSet<Operation *, 4> candidates;
+    SmallVector<linalg::LinalgOp> worklist = {op};
+    while (!worklist.empty()) {
+      linalg::LinalgOp consumer = worklist.pop_back_val();
+      for (Value input : consumer.getDpsInputs()) {
+        auto producer = input.getDefiningOp<linalg::LinalgOp>();
+        if (!producer || producer->getBlock() != op->getBlock() ||
+            producer.getNumReductionLoops() != 0 ||
+            producer->getNumResults() != 1 || !producer->hasOneUse() ||
+            !producer.hasPureTensorSemantics())
+          continue;
+        if (candidates.insert(producer).second)
+          worklist.push_back(producer);
+      }
+    }
+    Operation *current = op;
+    if (candidates.empty())
+      return tileLevel(rewriter, current, tiles, {});
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<int64_t> sizes(tiles);
+    for (auto [size, range] : llvm::zip(sizes, ranges))
+      if (size >= range && !ShapedType::isDynamic(range))
+        size = 0;
+    rewriter.setInsertionPoint(op);
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (!candidates.contains(producer.getOwner()))
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        });
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(result))
+      return op.emitError("tt-cpu-tile-and-fuse: could not tile the reduction");
+    for (OpResult res : op->getResults())
+      if (Value replacement = result->replacements.lookup(res))
+        rewriter.replaceAllUsesWith(res, replacement);
+    rewriter.eraseOp(op);
+    for (LoopLikeOpInterface loop : result->loops)
+      loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
+    for (Operation *producer : result->fusedProducers) {
+      for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
+        if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+          rewriter.eraseOp(user);
+      if (producer->use_empty()) {
+        fused.insert(producer);
+        rewriter.eraseOp(producer);
       }
     }
     return success();

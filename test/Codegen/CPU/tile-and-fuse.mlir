@@ -118,9 +118,17 @@ func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 
 // Layer norm: mean, x - mean, variance and the normalisation in one
 // scf.forall over row blocks (the fusion set is found as a fixpoint: the
-// mean and x - mean each feed two consumers).
+// mean and x - mean each feed two consumers). Inside, the squared
+// deviations, used only by the variance, are computed in the variance's
+// row loop, a row at a time, rather than into a [64 x 768] buffer.
 // CHECK-LABEL: func.func @layer_norm
 // CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (64)
+// CHECK:           linalg.reduce ins({{.*}} : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
+// CHECK:           scf.for {{.*}} = %c0 to %c64 step %c1 {{.*}} -> (tensor<64xf64>)
+// CHECK:             %[[SQ:.+]] = linalg.generic
+// CHECK:               arith.mulf
+// CHECK:             } -> tensor<1x768xf32>
+// CHECK:             linalg.reduce ins(%[[SQ]] : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
 // CHECK-NOT:     scf.forall (
 // CHECK:         return
 func.func @layer_norm(%x: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
