@@ -481,6 +481,41 @@ struct CPUTileAndFusePass
         offsets, sizes, strides);
   }
 
+  /// `dst = extf(src)`, elementwise.
+  static Operation *convertingCopy(OpBuilder &b, Location loc, Value src,
+                                   Value dst) {
+    auto type = cast<RankedTensorType>(dst.getType());
+    AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                              utils::IteratorType::parallel);
+    return linalg::GenericOp::create(
+        b, loc, type, src, dst, ArrayRef<AffineMap>{identity, identity},
+        parallel, [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value wide =
+              arith::ExtFOp::create(b, loc, type.getElementType(), args[0]);
+          linalg::YieldOp::create(b, loc, wide);
+        });
+  }
+
+  /// The element type B is packed in: the type the matmul `op` converts B's
+  /// elements to when it converts them with nothing else (a mixed f64 x f32
+  /// contraction: the packed panel is f64, converted once while packed
+  /// instead of once per row tile in the kernel, where the conversions
+  /// compete with the FMAs for the same ports), else B's own. A transposed
+  /// B keeps its type (its strips are register transposes).
+  static Type packedElementType(linalg::LinalgOp op, bool transposed) {
+    Type own = getElementTypeOrSelf(op.getDpsInputOperand(1)->get());
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (transposed || !generic)
+      return own;
+    BlockArgument arg =
+        generic.getMatchingBlockArgument(generic.getDpsInputOperand(1));
+    if (!arg.hasOneUse())
+      return own;
+    auto ext = dyn_cast<arith::ExtFOp>(*arg.getUsers().begin());
+    return ext ? ext.getType() : own;
+  }
+
   /// Copies `block` (B's [.., kc, nc] block, or [.., nc, kc] transposed)
   /// into strips; the copy ops go to `copies`. A plain B is copied a row at
   /// a time, each row into every strip, so that B is read in rows (a page of
@@ -488,7 +523,7 @@ struct CPUTileAndFusePass
   /// strip by strip, each strip one transpose of [width x kc] (contiguous
   /// rows of B).
   static Value packStrips(RewriterBase &rewriter, Location loc, Value block,
-                          StripLayout layout,
+                          StripLayout layout, Type elementType,
                           SmallVectorImpl<Operation *> &copies) {
     MLIRContext *ctx = rewriter.getContext();
     auto type = cast<RankedTensorType>(block.getType());
@@ -506,8 +541,8 @@ struct CPUTileAndFusePass
     packedSizes.append({affine::makeComposedFoldedAffineApply(
                             rewriter, loc, d0.ceilDiv(width), {columns}),
                         depth, rewriter.getIndexAttr(width)});
-    Value empty = tensor::EmptyOp::create(rewriter, loc, packedSizes,
-                                          type.getElementType());
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, packedSizes, elementType);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     std::optional<int64_t> staticColumns = getConstantIntValue(columns);
@@ -545,7 +580,9 @@ struct CPUTileAndFusePass
         std::swap(perm[rank - 1], perm[rank - 2]);
         copy = linalg::TransposeOp::create(b, loc, src, dst, perm);
       } else {
-        copy = linalg::CopyOp::create(b, loc, src, dst);
+        copy = elementType == type.getElementType()
+                   ? linalg::CopyOp::create(b, loc, src, dst)
+                   : convertingCopy(b, loc, src, dst);
       }
       copies.push_back(copy);
       return tensor::InsertSliceOp::create(b, loc, copy->getResult(0), packed,
@@ -609,7 +646,7 @@ struct CPUTileAndFusePass
       return {};
     rewriter.setInsertionPoint(op);
     return packStrips(rewriter, op.getLoc(), rhs, rhsLayout(op, config),
-                      copies);
+                      packedElementType(op, config.packTransposed), copies);
   }
 
   /// Tiles the matmul `current` (one row block of a reduction block whose B
@@ -648,6 +685,15 @@ struct CPUTileAndFusePass
     SmallVector<OpFoldResult> offsets, sizes;
     Value strip = stripOf(rewriter, tile.getLoc(), packed, layout.width, index,
                           size, offsets, sizes);
+    // B packed converted: the tile reads the converted values as they are.
+    Type packedType = getElementTypeOrSelf(packed);
+    if (packedType != getElementTypeOrSelf(whole)) {
+      auto generic = cast<linalg::GenericOp>(tile.getOperation());
+      BlockArgument arg = generic.getMatchingBlockArgument(rhs);
+      auto ext = cast<arith::ExtFOp>(*arg.getUsers().begin());
+      rewriter.modifyOpInPlace(generic, [&] { arg.setType(packedType); });
+      rewriter.replaceOp(ext, arg);
+    }
     rewriter.modifyOpInPlace(tile, [&] {
       rhs->set(strip);
       if (!layout.transposed)

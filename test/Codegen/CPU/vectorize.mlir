@@ -26,13 +26,18 @@ func.func @matmul(%a: tensor<64x96xf32>, %b: tensor<96x64xf32>) -> tensor<64x64x
 
 // -----
 
-// Mixed precision (NumPy's f64 @ f32): the f32 operand is converted in
-// registers (from the packed f32 panel of B) and the contraction runs in f64
-// ([8 x 16] f64 accumulators).
+// Mixed precision (NumPy's f64 @ f32): the f32 operand is converted while
+// it is packed (once per panel, not once per row tile), the register tiles
+// read the f64 strips, and the contraction runs in f64 ([8 x 16] f64
+// accumulators).
 // CHECK-LABEL: func.func @matmul_f64_f32
+// CHECK:         scf.for {{.*}} -> (tensor<1x96x16xf64>)
+// CHECK:           vector.transfer_read {{.*}} : tensor<96x64xf32>, vector<1x16xf32>
+// CHECK:           arith.extf {{.*}} : vector<1x16xf32> to vector<1x16xf64>
 // CHECK:         scf.for {{.*}} -> (vector<8x16xf64>)
-// CHECK:           vector.transfer_read {{.*}} : tensor<{{.*}}96x16xf32>, vector<4x16xf32>
-// CHECK:           arith.extf {{.*}} : vector<4x16xf32> to vector<4x16xf64>
+// CHECK-NOT:       arith.extf
+// CHECK:           vector.transfer_read {{.*}} : tensor<1x96x16xf64>, vector<4x16xf64>
+// CHECK-NOT:       arith.extf
 // CHECK:           vector.contract {{.*}} : vector<8x4xf64>, vector<4x16xf64> into vector<8x16xf64>
 func.func @matmul_f64_f32(%a: tensor<64x96xf64>, %b: tensor<96x64xf32>) -> tensor<64x64xf64> {
   %bc = tt.cast %b to f64 : tensor<96x64xf32> -> tensor<96x64xf64>
