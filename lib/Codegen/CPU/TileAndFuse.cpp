@@ -230,14 +230,23 @@ struct CPUTileAndFusePass
             rewriter, cast<TilingInterface>(root.getOperation()), options);
     if (failed(result))
       return root.emitError("tt-cpu-tile-and-fuse: could not tile the op");
-    for (OpResult res : root->getResults())
-      if (Value replacement = result->replacements.lookup(res))
+    replaceFused(rewriter, root, *result, erased);
+    return success();
+  }
+
+  /// Replaces `op` by the results of its tile-and-fuse `result` and erases
+  /// it and the fused producers (all of whose users were in the fusion
+  /// set), which are left with only the slices fusion read them through,
+  /// dead now. The erased ops are added to `erased`.
+  static void replaceFused(RewriterBase &rewriter, Operation *op,
+                           const scf::SCFTileAndFuseResult &result,
+                           llvm::SmallPtrSetImpl<Operation *> &erased) {
+    for (OpResult res : op->getResults())
+      if (Value replacement = result.replacements.lookup(res))
         rewriter.replaceAllUsesWith(res, replacement);
-    erased.insert(root);
-    rewriter.eraseOp(root);
-    // Fused producers (all of whose users were in the fusion set) are left
-    // with only the slices fusion read them through, which are dead now.
-    for (Operation *producer : result->fusedProducers) {
+    erased.insert(op);
+    rewriter.eraseOp(op);
+    for (Operation *producer : result.fusedProducers) {
       for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
         if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
           rewriter.eraseOp(user);
@@ -246,7 +255,6 @@ struct CPUTileAndFusePass
         rewriter.eraseOp(producer);
       }
     }
-    return success();
   }
 
   LogicalResult tileLoops(RewriterBase &rewriter, linalg::LinalgOp op,
@@ -378,21 +386,9 @@ struct CPUTileAndFusePass
             rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(result))
       return op.emitError("tt-cpu-tile-and-fuse: could not tile the reduction");
-    for (OpResult res : op->getResults())
-      if (Value replacement = result->replacements.lookup(res))
-        rewriter.replaceAllUsesWith(res, replacement);
-    rewriter.eraseOp(op);
     for (LoopLikeOpInterface loop : result->loops)
       loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
-    for (Operation *producer : result->fusedProducers) {
-      for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
-        if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
-          rewriter.eraseOp(user);
-      if (producer->use_empty()) {
-        fused.insert(producer);
-        rewriter.eraseOp(producer);
-      }
-    }
+    replaceFused(rewriter, op, *result, fused);
     return success();
   }
 
