@@ -58,8 +58,11 @@ static void buildCodegenOnTensors(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUTileAndFuse(tiling));
     pm.addPass(createCanonicalizerPass());
   }
-  if (options.vectorize)
-    pm.addNestedPass<func::FuncOp>(tt::createTTCPUVectorize());
+  if (options.vectorize) {
+    tt::TTCPUVectorizeOptions vectorize;
+    vectorize.masked = options.masked;
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPUVectorize(vectorize));
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Contractions left as linalg ops (transposed operands, untiled ops) get

@@ -205,7 +205,8 @@ def test_compile_timings(monkeypatch):
 
 @pytest.mark.parametrize("options", ["pack=false threads=1",
                                      "vectorize=false vector-math=false",
-                                     "tile=false fusion=false"])
+                                     "tile=false fusion=false",
+                                     "masked=false"])
 def test_pipeline_options_from_python(options):
     # Every stage has an off switch; TT_PIPELINE_OPTIONS applies them to all
     # compilations of a process, and the results stay NumPy's.

@@ -49,8 +49,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> pack{
       *this, "pack",
-      llvm::cl::desc("Copy matmul panels of B into contiguous buffers "
+      llvm::cl::desc("Copy matmul panels of B into contiguous strips "
                      "(when tile=true)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> masked{
+      *this, "masked",
+      llvm::cl::desc("Vectorise tiles of run-time size with masks (when "
+                     "vectorize=true; else they stay scalar loops)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
