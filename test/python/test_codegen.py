@@ -37,6 +37,8 @@ MATMUL_SHAPES = [
     ((260, 96), (96, 4097)),
     # Batched, K = 600 in blocks of 300.
     ((2, 40, 600), (600, 520)),
+    # As x @ w.T: 40 rows and a B of 624 KB, packed rather than dot products.
+    ((40, 300), (300, 520)),
 ]
 
 
@@ -75,11 +77,20 @@ def test_matmul_transposed(a, b, dtype):
           x @ w.transpose(axes), tolerance(dtype))
 
 
+MIXED_SHAPES = MATMUL_SHAPES[:8] + [
+    # Packed B, converted to f64 while packed; K split; masked last strip.
+    ((72, 1031), (1031, 300)),
+    ((260, 96), (96, 4097)),
+    # x @ w.T with 40 rows: packed transposed strips, not dot products.
+    MATMUL_SHAPES[-1],
+]
+
+
 @pytest.mark.parametrize("transposed", [False, True], ids=["w", "w.T"])
-@pytest.mark.parametrize("a,b", MATMUL_SHAPES[:8], ids=str)
+@pytest.mark.parametrize("a,b", MIXED_SHAPES, ids=str)
 def test_matmul_mixed_precision(a, b, transposed):
     # NumPy promotes f64 @ f32 to f64; the f32 operand is converted as it is
-    # read, inside the contraction.
+    # packed or read, inside the contraction.
     x = randn(*a, dtype=np.float64)
     w = randn(*b)
     if transposed:
