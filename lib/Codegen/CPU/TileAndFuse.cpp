@@ -497,12 +497,11 @@ struct CPUTileAndFusePass
   /// elements to when it converts them with nothing else (a mixed f64 x f32
   /// contraction: the packed panel is f64, converted once while packed
   /// instead of once per row tile in the kernel, where the conversions
-  /// compete with the FMAs for the same ports), else B's own. A transposed
-  /// B keeps its type (its strips are register transposes).
-  static Type packedElementType(linalg::LinalgOp op, bool transposed) {
+  /// compete with the FMAs for the same ports), else B's own.
+  static Type packedElementType(linalg::LinalgOp op) {
     Type own = getElementTypeOrSelf(op.getDpsInputOperand(1)->get());
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (transposed || !generic)
+    if (!generic)
       return own;
     BlockArgument arg =
         generic.getMatchingBlockArgument(generic.getDpsInputOperand(1));
@@ -574,7 +573,19 @@ struct CPUTileAndFusePass
         SmallVector<int64_t> perm =
             llvm::to_vector(llvm::seq<int64_t>(0, rank));
         std::swap(perm[rank - 1], perm[rank - 2]);
-        copy = linalg::TransposeOp::create(b, loc, src, dst, perm);
+        bool convert = elementType != type.getElementType();
+        // Converting: transpose in B's type (register transposes), then
+        // convert the transposed strip.
+        Value to = dst;
+        if (convert)
+          to = tensor::EmptyOp::create(b, loc,
+                                       tensor::getMixedSizes(b, loc, dst),
+                                       type.getElementType());
+        copy = linalg::TransposeOp::create(b, loc, src, to, perm);
+        if (convert) {
+          copies.push_back(copy);
+          copy = convertingCopy(b, loc, copy->getResult(0), dst);
+        }
       } else {
         copy = elementType == type.getElementType()
                    ? linalg::CopyOp::create(b, loc, src, dst)
@@ -642,7 +653,7 @@ struct CPUTileAndFusePass
       return {};
     rewriter.setInsertionPoint(op);
     return packStrips(rewriter, op.getLoc(), rhs, rhsLayout(op, config),
-                      packedElementType(op, config.packTransposed), copies);
+                      packedElementType(op), copies);
   }
 
   /// Tiles the matmul `current` (one row block of a reduction block whose B

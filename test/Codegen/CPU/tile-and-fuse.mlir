@@ -270,3 +270,25 @@ func.func @transposed_small_b(%q: tensor<64x64xf32>, %k: tensor<64x64xf32>) -> t
   %0 = tt.matmul %q, %kt : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+// f64 @ f32.T (NumPy's promotion, a GPT-2 logits layer over 128 tokens):
+// each strip of B is transposed in f32 ([16 x 16] register transposes) into
+// a scratch strip, then converted into the f64 packed panel; the register
+// tiles read f64 and convert nothing.
+// CHECK-LABEL: func.func @transposed_mixed
+// CHECK:         tensor.empty() : tensor<4x384x16xf64>
+// CHECK:           tensor.empty() : tensor<384x16xf32>
+// CHECK:             linalg.transpose ins({{.*}} : tensor<16x16xf32>)
+// CHECK:             linalg.generic {{.*}} ins({{.*}} : tensor<1x16xf32>) outs({{.*}} : tensor<1x16xf64>)
+// CHECK:               arith.extf
+// CHECK:           linalg.generic {{.*}} ins({{.*}} : tensor<8x4xf64>, tensor<4x16xf64>)
+// CHECK-NOT:         arith.extf
+// CHECK:             linalg.yield
+func.func @transposed_mixed(%x: tensor<128x768xf64>, %w: tensor<512x768xf32>) -> tensor<128x512xf64> {
+  %wt = tt.transpose %w [1, 0] : tensor<512x768xf32> -> tensor<768x512xf32>
+  %wc = tt.cast %wt to f64 : tensor<768x512xf32> -> tensor<768x512xf64>
+  %0 = tt.matmul %x, %wc : (tensor<128x768xf64>, tensor<768x512xf64>) -> tensor<128x512xf64>
+  return %0 : tensor<128x512xf64>
+}
