@@ -54,12 +54,23 @@ def _collect_arrays(value, out: List[np.ndarray], depth: int = 0) -> None:
 _SCOPE_KINDS = (np.ndarray, dict, list, tuple)
 
 
+def _name(fn) -> str:
+    """`fn`'s name for messages: a function's, else its type's (a callable
+    object, a functools.partial)."""
+    return getattr(fn, "__name__", None) or type(fn).__name__
+
+
 def _scope_arrays(fn) -> List[np.ndarray]:
     """The distinct NumPy arrays reachable from `fn`'s scope, in order.
     Run at every call (a closure variable or global may be rebound, or a
     captured dict updated): values that are neither arrays nor containers
     (modules, functions, numbers) cost one dictionary lookup each."""
     arrays: List[np.ndarray] = []
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        # Not a Python function (a NumPy ufunc, a builtin): no scope of its
+        # own to capture arrays from.
+        return arrays
     closure = fn.__closure__
     if closure:
         for cell in closure:
@@ -70,7 +81,7 @@ def _scope_arrays(fn) -> List[np.ndarray]:
             if isinstance(value, _SCOPE_KINDS):
                 _collect_arrays(value, arrays)
     globals_ = fn.__globals__
-    for name in fn.__code__.co_names:
+    for name in code.co_names:
         value = globals_.get(name)
         if value is not None and isinstance(value, _SCOPE_KINDS):
             _collect_arrays(value, arrays)
@@ -107,8 +118,11 @@ def _substitute(value, mapping: Dict[int, Tracer], depth: int = 0):
 
 
 def _with_scope(fn, mapping: Dict[int, Tracer]):
-    """A copy of `fn` whose closure and globals see tracers for arrays."""
-    code = fn.__code__
+    """A copy of `fn` whose closure and globals see tracers for arrays
+    (`fn` itself when it is not a Python function, or has nothing to see)."""
+    code = getattr(fn, "__code__", None)
+    if code is None or not mapping:
+        return fn
     closure = None
     if fn.__closure__:
         cells = []
@@ -417,7 +431,7 @@ class JitFunction:
         self._static_names = set(static_argnames)
         for n in self._static_names:
             if n not in self._signature.parameters:
-                raise ValueError(f"static_argnames: {fn.__name__}() has no "
+                raise ValueError(f"static_argnames: {_name(fn)}() has no "
                                  f"parameter {n!r}")
         self._static_positions = set()
         positional = [p for p in params if p.kind in (
@@ -428,7 +442,7 @@ class JitFunction:
             if i < 0:
                 i += len(positional)
             if i < 0 or (i >= len(positional) and not varargs):
-                raise ValueError(f"static_argnums: {fn.__name__}() has no "
+                raise ValueError(f"static_argnums: {_name(fn)}() has no "
                                  f"positional parameter {i}")
             if i < len(positional):
                 self._static_names.add(positional[i].name)
@@ -447,7 +461,7 @@ class JitFunction:
 
     # -- arguments -----------------------------------------------------------
     def _arguments(self, args, kwargs) -> _Arguments:
-        fname = self.fn.__name__
+        fname = _name(self.fn)
         if self._simple and not kwargs and len(args) == self._nparams and \
                 all(type(a) is np.ndarray for a in args):
             labels = None
@@ -463,10 +477,17 @@ class JitFunction:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{fname}(): {e}") from None
+        given = set(bound.arguments)
         bound.apply_defaults()
         labels, arrays, defs = [], [], []
         for name, value in bound.arguments.items():
             param = self._signature.parameters[name]
+            # Keyword-only defaults the caller left out stay left out (a
+            # NumPy ufunc refuses some combinations of them spelled out,
+            # such as dtype=None with signature=None).
+            if (name not in given and param.kind == param.KEYWORD_ONLY
+                    and not isinstance(param.default, np.ndarray)):
+                continue
             if param.kind == param.VAR_POSITIONAL:
                 items = [(f"{name}[{i}]", v, i in self._static_positions, i)
                          for i, v in enumerate(value)]
@@ -500,7 +521,7 @@ class JitFunction:
         return _Arguments(labels, arrays, defs, (defs, _array_key(arrays)))
 
     def _labels_simple(self):
-        return [f"argument '{p}' of {self.fn.__name__}()"
+        return [f"argument '{p}' of {_name(self.fn)}()"
                 for p in self._signature.parameters]
 
     def _builder(self, call: _Arguments):
@@ -571,7 +592,7 @@ class JitFunction:
         changing = [n for n in names
                     if len({repr(e.get(n)) for e in self._history}) > 1]
         warnings.warn(
-            f"jit({self.fn.__name__}) has been specialised "
+            f"jit({_name(self.fn)}) has been specialised "
             f"{len(self._history)} times; what keeps changing: "
             f"{', '.join(changing) or 'unknown'}. Each new shape, dtype or "
             f"static value (non-array argument) compiles again: pass "
@@ -625,7 +646,7 @@ class JitFunction:
             pass
 
     def __repr__(self):
-        return f"<tinytensor.jit {self.fn.__qualname__}>"
+        return f"<tinytensor.jit {getattr(self.fn, '__qualname__', _name(self.fn))}>"
 
 
 def _count_arrays(node) -> int:

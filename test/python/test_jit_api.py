@@ -3,6 +3,7 @@ boolean arguments, threads, the bounded cache, the compiled modules, pass
 timings and compiler-failure reproducers."""
 
 import dataclasses
+import functools
 import os
 import subprocess
 import threading
@@ -588,3 +589,49 @@ def test_compiled_code_runs_without_the_gil():
     alive = t.is_alive()
     t.join()
     assert alive
+
+
+# -- callables that are not plain functions ------------------------------------
+
+def test_numpy_ufuncs_and_partials():
+    # No closure or globals to capture from; a ufunc's keyword-only
+    # defaults the caller leaves out stay out (NumPy refuses dtype=None
+    # spelled out together with signature=None).
+    x = randn(5, 7)
+    np.testing.assert_allclose(jit(np.tanh)(x), np.tanh(x), rtol=1e-6)
+    np.testing.assert_allclose(jit(np.add)(x, x), x + x)
+    np.testing.assert_allclose(jit(functools.partial(np.multiply, 3.0))(x),
+                               3.0 * x, rtol=1e-6)
+
+
+def test_callable_objects_and_bound_methods():
+    class Scale:
+        def __init__(self):
+            self.w = np.full(7, 2.0, np.float32)
+
+        def __call__(self, a):
+            return a * self.w
+
+        def apply(self, a):
+            return a + self.w
+
+    x = randn(3, 7)
+    s = Scale()
+    f = jit(s)
+    np.testing.assert_allclose(f(x), x * 2.0)
+    assert "Scale" in repr(f)
+    g = jit(s.apply)
+    np.testing.assert_allclose(g(x), x + 2.0)
+    s.w[:] = 5.0  # arrays read through self are arguments, not constants
+    np.testing.assert_allclose(g(x), x + 5.0)
+    np.testing.assert_allclose(f(x), x * 5.0)
+
+
+def test_keyword_only_defaults_left_out():
+    def f(a, *, scale=2.0):
+        return a * scale
+
+    x = randn(4)
+    g = jit(f)
+    np.testing.assert_allclose(g(x), x * 2.0)
+    np.testing.assert_allclose(g(x, scale=3.0), x * 3.0, rtol=1e-6)
