@@ -227,6 +227,8 @@ _UNARY = {np.negative: "neg", np.exp: "exp", np.log: "log", np.tanh: "tanh",
           np.exp2: "exp2", np.log2: "log2"}
 # Unary ufuncs built from other ops (see Tracer._composite_unary).
 _COMPOSITE_UNARY = (np.square, np.reciprocal, np.sign)
+# `//` and `%` (see _integer_division).
+_INTEGER_DIVISION = (np.floor_divide, np.remainder)
 
 _HANDLED_FUNCTIONS: Dict[Callable, Callable] = {}
 
@@ -359,6 +361,8 @@ class Tracer:
             return self._unary(ufunc, *inputs)
         if ufunc in _COMPOSITE_UNARY and len(inputs) == 1:
             return self._composite_unary(ufunc, *inputs)
+        if ufunc in _INTEGER_DIVISION and len(inputs) == 2:
+            return _integer_division(ufunc, *inputs)
         if ufunc is np.matmul and len(inputs) == 2:
             return _matmul(*inputs)
         return NotImplemented
@@ -377,6 +381,10 @@ class Tracer:
     def __rmul__(self, o): return self._binary(np.multiply, o, self)
     def __truediv__(self, o): return self._binary(np.true_divide, self, o)
     def __rtruediv__(self, o): return self._binary(np.true_divide, o, self)
+    def __floordiv__(self, o): return _integer_division(np.floor_divide, self, o)
+    def __rfloordiv__(self, o): return _integer_division(np.floor_divide, o, self)
+    def __mod__(self, o): return _integer_division(np.remainder, self, o)
+    def __rmod__(self, o): return _integer_division(np.remainder, o, self)
     def __pow__(self, o): return self._binary(np.power, self, o)
     def __rpow__(self, o): return self._binary(np.power, o, self)
     def __matmul__(self, o): return _matmul(self, o)
@@ -784,6 +792,37 @@ def _array_split(ary, indices_or_sections, axis=0):
     sizes = [each + 1] * extra + [each] * (sections - extra)
     bounds = [builtins.sum(sizes[:i + 1]) for i in range(sections - 1)]
     return _split(a, bounds, axis)
+
+
+def _integer_division(ufunc, lhs, rhs) -> Tracer:
+    """NumPy's `//` (floor_divide) and `%` (remainder) of integers: the
+    quotient rounds toward -inf and the remainder has the divisor's sign.
+    A zero divisor gives 0 and INT_MIN // -1 wraps to INT_MIN, as in NumPy
+    (which warns); the compiled code never divides by zero or overflows
+    (both are undefined behaviour of the machine division, a crash on
+    x86). Floating-point operands are refused: floor(a / b) differs from
+    NumPy's `//` where a / b rounds to an integer."""
+    dtype = result_dtype(ufunc, lhs, rhs)
+    symbol = "//" if ufunc is np.floor_divide else "%"
+    if dtype.kind not in "iu":
+        raise TypeError(f"np.{ufunc.__name__} ({symbol}) of {dtype} values "
+                        f"is not supported; only integers are")
+    check_dtype(dtype, f"the result of np.{ufunc.__name__}")
+    a, b = as_tracer(lhs, dtype), as_tracer(rhs, dtype)
+    smallest = int(np.iinfo(dtype).min)
+    # A divisor that cannot fault: 1 where b is 0, or where a / b overflows
+    # (a / 1 = INT_MIN is then the wrapped quotient NumPy gives).
+    safe = _where(b == 0, 1, b)
+    safe = _where(a == smallest, _where(b == -1, 1, safe), safe)
+    builder = _ctx().builder
+    q = Tracer(builder.binary("div", a.value, safe.value))  # toward zero
+    r = a - q * safe
+    # Round toward -inf: one less where the remainder is nonzero and its sign
+    # differs from the divisor's.
+    adjust = _where(r == 0, False, (r < 0) != (safe < 0))
+    if ufunc is np.floor_divide:
+        return _where(b == 0, 0, _where(adjust, q - 1, q))
+    return _where(b == 0, 0, _where(adjust, r + safe, r))
 
 
 @implements(np.where)

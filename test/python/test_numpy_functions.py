@@ -321,3 +321,36 @@ def test_index_checks_can_be_switched_off():
 def test_boolean_mask_index_is_a_clear_error():
     with pytest.raises(IndexError, match="boolean"):
         jit(lambda a: a[np.array([True, False, True])])(randn(3))
+
+
+# -- integer // and % ------------------------------------------------------------
+
+def test_integer_floor_divide_and_remainder_match_numpy():
+    # Quotients round toward -inf, remainders take the divisor's sign; a zero
+    # divisor gives 0 and INT_MIN // -1 wraps, as in NumPy (which warns);
+    # the compiled code never faults.
+    g = np.random.default_rng(11)
+    a = g.integers(-50, 50, 1003).astype(np.int32)
+    b = g.integers(-7, 8, 1003).astype(np.int32)
+    a[:4] = np.iinfo(np.int32).min
+    b[:4] = [-1, 0, 3, -3]
+    with np.errstate(all="ignore"):
+        expected_q, expected_r = a // b, a % b
+    np.testing.assert_array_equal(jit(lambda x, y: x // y)(a, b), expected_q)
+    np.testing.assert_array_equal(jit(lambda x, y: x % y)(a, b), expected_r)
+    np.testing.assert_array_equal(
+        jit(lambda x, y: np.floor_divide(x, y))(a, b), expected_q)
+    np.testing.assert_array_equal(jit(lambda x, y: np.mod(x, y))(a, b),
+                                  expected_r)
+    # Python ints on either side.
+    np.testing.assert_array_equal(jit(lambda x: x // 3)(a), a // 3)
+    nonzero = np.where(b == 0, 1, b).astype(np.int32)
+    np.testing.assert_array_equal(jit(lambda y: 7 % y)(nonzero), 7 % nonzero)
+
+
+def test_float_floor_divide_is_refused():
+    x = np.ones(4, np.float32)
+    with pytest.raises(TypeError, match=r"floor_divide \(//\) of float32"):
+        jit(lambda v: v // 2.0)(x)
+    with pytest.raises(TypeError, match=r"remainder \(%\) of float32"):
+        jit(lambda v: v % 2.0)(x)
