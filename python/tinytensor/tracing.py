@@ -107,6 +107,20 @@ class TraceContext:
                                  "not allowed.")
         self.checks.append(((lo,), check))
 
+    def check_nonzero_divisor(self, divisor: "Tracer") -> None:
+        """PyTorch raises on integer division by zero: a run-time check of a
+        traced integer divisor (ZeroDivisionError after the call)."""
+        dtype = divisor.dtype
+        nonzero = _where(divisor == as_tracer(0, dtype), as_tracer(0, dtype),
+                         as_tracer(1, dtype))
+        lo = Tracer(self.builder.reduce("reduce_min", nonzero.value,
+                                        tuple(range(nonzero.ndim)), False))
+
+        def check(lo):
+            if lo == 0:
+                raise ZeroDivisionError("integer division by zero")
+        self.checks.append(((lo,), check))
+
     def constant(self, value, dtype=None) -> "Tracer":
         array = np.asarray(value, dtype=dtype)
         check_dtype(array.dtype, "constant")
@@ -798,31 +812,44 @@ def _integer_division(ufunc, lhs, rhs) -> Tracer:
     """NumPy's `//` (floor_divide) and `%` (remainder) of integers: the
     quotient rounds toward -inf and the remainder has the divisor's sign.
     A zero divisor gives 0 and INT_MIN // -1 wraps to INT_MIN, as in NumPy
-    (which warns); the compiled code never divides by zero or overflows
-    (both are undefined behaviour of the machine division, a crash on
-    x86). Floating-point operands are refused: floor(a / b) differs from
-    NumPy's `//` where a / b rounds to an integer."""
+    (which warns). Floating-point operands are refused: floor(a / b)
+    differs from NumPy's `//` where a / b rounds to an integer."""
     dtype = result_dtype(ufunc, lhs, rhs)
     symbol = "//" if ufunc is np.floor_divide else "%"
     if dtype.kind not in "iu":
         raise TypeError(f"np.{ufunc.__name__} ({symbol}) of {dtype} values "
                         f"is not supported; only integers are")
     check_dtype(dtype, f"the result of np.{ufunc.__name__}")
-    a, b = as_tracer(lhs, dtype), as_tracer(rhs, dtype)
-    smallest = int(np.iinfo(dtype).min)
+    q, r = integer_divmod(as_tracer(lhs, dtype), as_tracer(rhs, dtype))
+    return q if ufunc is np.floor_divide else r
+
+
+def integer_divmod(a: Tracer, b: Tracer, floor: bool = True):
+    """The quotient and remainder of integer tracers of one dtype, rounded
+    toward -inf (`floor`, the remainder then has the divisor's sign) or
+    toward zero (C's, the dividend's sign). A zero divisor gives 0 for both
+    and INT_MIN / -1 wraps to INT_MIN; the compiled code never divides by
+    zero or overflows (undefined behaviour of the machine division, a crash
+    on x86)."""
+    dtype = a.dtype
+    # Constants of the operands' dtype (no scalar promotion rules involved).
+    zero, one = as_tracer(0, dtype), as_tracer(1, dtype)
+    smallest = as_tracer(int(np.iinfo(dtype).min), dtype)
     # A divisor that cannot fault: 1 where b is 0, or where a / b overflows
     # (a / 1 = INT_MIN is then the wrapped quotient NumPy gives).
-    safe = _where(b == 0, 1, b)
-    safe = _where(a == smallest, _where(b == -1, 1, safe), safe)
+    is_zero = b == zero
+    safe = _where(is_zero, one, b)
+    safe = _where(a == smallest, _where(b == -one, one, safe), safe)
     builder = _ctx().builder
     q = Tracer(builder.binary("div", a.value, safe.value))  # toward zero
     r = a - q * safe
-    # Round toward -inf: one less where the remainder is nonzero and its sign
-    # differs from the divisor's.
-    adjust = _where(r == 0, False, (r < 0) != (safe < 0))
-    if ufunc is np.floor_divide:
-        return _where(b == 0, 0, _where(adjust, q - 1, q))
-    return _where(b == 0, 0, _where(adjust, r + safe, r))
+    if floor:
+        # One less where the remainder is nonzero and its sign differs from
+        # the divisor's.
+        adjust = _where(r == zero, False, (r < zero) != (safe < zero))
+        q = _where(adjust, q - one, q)
+        r = _where(adjust, r + safe, r)
+    return _where(is_zero, zero, q), _where(is_zero, zero, r)
 
 
 @implements(np.where)

@@ -143,3 +143,24 @@ def test_python_scalar_inputs_are_static():
     assert len(run._cache) == 2  # one specialisation per scalar value
     with pytest.raises(TypeError, match="Python scalar"):
         run(x, [1.0])
+
+
+def test_integer_remainder_fmod_and_zero_divisors():
+    # Integer remainder (the divisor's sign), fmod (the dividend's) and
+    # rounding divisions are exact; a zero divisor raises, as in PyTorch
+    # (ZeroDivisionError after the call, instead of a crash of the machine
+    # division).
+    x = torch.tensor([[7, -7, 6, -6, 0, 5], [1, -1, 100, -100, 3, -3]])
+    y = torch.tensor([[2, 2, -4, -4, 3, -5], [3, 3, 7, 7, -3, -3]])
+    check(Fn(torch.remainder), x, y)
+    check(Fn(torch.fmod), x, y)
+    check(Fn(lambda a: a % 4), x)
+    z = y.clone()
+    z[1, 2] = 0
+    for fn in (torch.remainder, torch.fmod,
+               lambda a, b: torch.div(a, b, rounding_mode="floor"),
+               lambda a, b: torch.div(a, b, rounding_mode="trunc")):
+        with pytest.raises(RuntimeError):
+            fn(x, z)
+        with pytest.raises(ZeroDivisionError, match="division by zero"):
+            ttorch.jit(Fn(fn))(x, z)

@@ -22,7 +22,8 @@ import torch
 import torch.fx
 import torch.utils._pytree as pytree
 
-from ..tracing import Tracer, as_tracer
+from ..tracing import Tracer, as_tracer, current_trace, integer_divmod
+from ..types import result_dtype
 
 
 from .errors import UnsupportedOpError  # noqa: E402
@@ -245,8 +246,6 @@ def _full(size, fill_value, dtype=None, **kwargs):
 
 
 def _arange(start, end=None, step=1, dtype=None, **kwargs):
-    from ..tracing import current_trace
-
     if end is None:
         start, end = 0, start
     if dtype is not None:
@@ -354,18 +353,33 @@ def _cumsum(x, dim, dtype=None):
     return np.cumsum(x, axis=dim % max(_dim(x), 1), dtype=target)
 
 
+def _integer_divmod(x, y, floor):
+    """Quotient and remainder of integer tensors, rounded toward -inf
+    (`floor`) or zero; PyTorch raises on a zero divisor, and so does the
+    compiled code (ZeroDivisionError after the call)."""
+    dtype = result_dtype(np.floor_divide, x, y)  # Python ints are weak
+    if dtype == np.bool_:
+        dtype = np.dtype(np.int32)
+    a, b = as_tracer(x, dtype), as_tracer(y, dtype)
+    current_trace().check_nonzero_divisor(b)
+    return integer_divmod(a, b, floor=floor)
+
+
+def _both_integers(x, y):
+    return _dtype_of(x).kind in "biu" and _dtype_of(y).kind in "biu"
+
+
 def _remainder(x, y):
-    """Python's modulo (the divisor's sign), for floating-point tensors."""
-    if _dtype_of(x).kind in "biu" and _dtype_of(y).kind in "biu":
-        raise UnsupportedOpError("remainder of integer tensors is not "
-                                 "supported")
+    """Python's modulo (the divisor's sign)."""
+    if _both_integers(x, y):
+        return _integer_divmod(x, y, floor=True)[1]
     return x - np.floor(x / y) * y
 
 
 def _fmod(x, y):
-    """C's fmod (the dividend's sign), for floating-point tensors."""
-    if _dtype_of(x).kind in "biu" and _dtype_of(y).kind in "biu":
-        raise UnsupportedOpError("fmod of integer tensors is not supported")
+    """C's fmod (the dividend's sign)."""
+    if _both_integers(x, y):
+        return _integer_divmod(x, y, floor=False)[1]
     q = x / y
     return x - np.where(q < 0, np.ceil(q), np.floor(q)) * y
 
@@ -418,14 +432,9 @@ def _div(x, y, rounding_mode=None):
         raise UnsupportedOpError(
             f"division with rounding_mode={rounding_mode!r} of floating "
             f"point tensors (floor/trunc) is not supported")
-    # Integer division: the float64 quotient is exact enough for int32.
-    q = np.true_divide(_cast(x, np.float64), _cast(y, np.float64))
-    t = _cast(q, np.int32)               # rounds toward zero
-    if rounding_mode == "trunc":
-        return t
-    if rounding_mode != "floor":
+    if rounding_mode not in ("trunc", "floor"):
         raise UnsupportedOpError(f"unknown rounding_mode {rounding_mode!r}")
-    return np.where(_cast(t, np.float64) > q, t - 1, t)
+    return _integer_divmod(x, y, floor=rounding_mode == "floor")[0]
 
 
 def _as_int(x):
