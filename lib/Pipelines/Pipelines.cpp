@@ -55,6 +55,7 @@ static void buildCodegenOnTensors(OpPassManager &pm,
     tiling.vectorBits = options.vectorBits;
     tiling.fuse = options.fusion;
     tiling.pack = options.pack;
+    tiling.fuseRows = options.fuseRows;
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUTileAndFuse(tiling));
     pm.addPass(createCanonicalizerPass());
   }
@@ -65,6 +66,10 @@ static void buildCodegenOnTensors(OpPassManager &pm,
   }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // What a tile loop computes from values defined outside it (a row's
+  // 1 / sqrt(variance + eps), once the row is fused) leaves the loop while
+  // the loads are still of tensors, which nothing can alias.
+  pm.addPass(createLoopInvariantCodeMotionPass());
   // Contractions left as linalg ops (transposed operands, untiled ops) get
   // a vectorisable loop order for LLVM.
   if (options.interchange)
@@ -108,7 +113,9 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   buildBufferization(pm, options);
 
   if (options.vectorize) {
-    pm.addNestedPass<func::FuncOp>(tt::createTTCPULowerVectors());
+    tt::TTCPULowerVectorsOptions lowerVectors;
+    lowerVectors.f32PartialSums = options.f32PartialSums;
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPULowerVectors(lowerVectors));
     // n-D transfers left (masked edges of tiles) become loops of 1-D ones.
     VectorTransferToSCFOptions transfers;
     transfers.enableFullUnroll(true);

@@ -131,13 +131,29 @@ def softmax(x):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64],
                          ids=["f32", "f64"])
 @pytest.mark.parametrize("shape", [(1, 1), (3, 17), (1000, 1023), (4096, 7),
-                                   (2, 5, 769)], ids=str)
+                                   (2, 5, 769), (64, 768), (17, 1024),
+                                   (5, 48), (130, 3072), (3, 4097)], ids=str)
 def test_row_reductions(shape, dtype):
     x = randn(*shape, dtype=dtype)
     g, b = randn(shape[-1], dtype=dtype), randn(shape[-1], dtype=dtype)
     rtol = 2e-5 if dtype == np.float32 else 1e-12
     close(jit(layer_norm)(x, g, b), layer_norm(x, g, b), rtol)
     close(jit(softmax)(x), softmax(x), rtol)
+
+
+def test_f32_row_sums_accuracy():
+    # float32 rows summed by 8-value partial sums in float32, then float64
+    # (f32-partial-sums=8): closer to the exact sum than NumPy's pairwise
+    # float32 summation, on rows whose large mean makes rounding visible.
+    x = (1000 + randn(64, 4096)).astype(np.float32)
+    exact = x.astype(np.float64).sum(axis=-1)
+    ours = jit(lambda a: np.sum(a, axis=-1))(x)
+    theirs = np.sum(x, axis=-1)
+    assert ours.dtype == theirs.dtype == np.float32
+    ours_err = np.abs(ours.astype(np.float64) - exact).max()
+    numpy_err = np.abs(theirs.astype(np.float64) - exact).max()
+    assert ours_err <= numpy_err
+    assert ours_err <= 1e-6 * np.abs(exact).max()
 
 
 @pytest.mark.parametrize("shape", [(1, 1), (1023, 17), (7, 4099)], ids=str)
@@ -217,7 +233,8 @@ def test_compile_timings(monkeypatch):
 @pytest.mark.parametrize("options", ["pack=false threads=1",
                                      "vectorize=false vector-math=false",
                                      "tile=false fusion=false",
-                                     "masked=false"])
+                                     "masked=false",
+                                     "fuse-rows=false f32-partial-sums=1"])
 def test_pipeline_options_from_python(options):
     # Every stage has an off switch; TT_PIPELINE_OPTIONS applies them to all
     # compilations of a process, and the results stay NumPy's.

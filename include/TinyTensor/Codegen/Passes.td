@@ -97,7 +97,14 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
        packed operand), which every row block then reads: the register
        tiles of a strip read one contiguous block at unit stride, not rows
        of the whole B a page or a power of two apart.
-    4. Loops whose trip count the step does not divide are peeled, so the
+    4. Inside a block of rows, an elementwise op that consumes row
+       reductions of the block (a layer norm's normalisation, a softmax's
+       division) is tiled row by row with the reductions and their
+       elementwise producers fused in (`fuse-rows`): each row is read from
+       memory once and stays in L1 for the other passes over it. A
+       reduction that is then a single tile takes its elementwise
+       producers into its body (`linalg::fuseElementwiseOps`).
+    5. Loops whose trip count the step does not divide are peeled, so the
        main loop works on full, static tiles and only the last iteration
        has a partial one.
 
@@ -111,6 +118,9 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
            "Fuse producers into the tile loops of their consumers">,
     Option<"peel", "peel", "bool", /*default=*/"true",
            "Peel partial tiles off the register-level loops">,
+    Option<"fuseRows", "fuse-rows", "bool", /*default=*/"true",
+           "Compute row reductions and their elementwise consumer row by "
+           "row inside each block (when fuse=true)">,
     Option<"pack", "pack", "bool", /*default=*/"true",
            "Copy each [kc x nc] panel of a matmul's B into contiguous "
            "strips before the register tiles read it">
@@ -163,7 +173,23 @@ def TTCPULowerVectors : Pass<"tt-cpu-lower-vectors", "func::FuncOp"> {
     runtime's element-by-element copy). Reductions are
     marked reassociable so that LLVM reduces in a tree (the order NumPy's
     pairwise summation also changes).
+
+    A float32 sum accumulated in float64 (`arith.extf` feeding a
+    `vector.reduction <add>`) first adds up to `f32-partial-sums` slices of
+    its vector (multiples of 16 lanes) lane by lane in float32 and widens
+    only their sum, one conversion per that many registers instead of one
+    per register. Each lane adds that many values in float32 before the
+    float64 accumulator takes over: an error bound of (f32-partial-sums - 1)
+    units in the last place of the sum of magnitudes, against about
+    16 + log2(N / 128) for NumPy's pairwise summation of N >= 128 float32
+    values. 1 widens every element.
   }];
+  let options = [
+    Option<"f32PartialSums", "f32-partial-sums", "unsigned",
+           /*default=*/"8",
+           "Float32 values each lane adds in float32 before a float64 "
+           "accumulator takes the sum (1: widen every element)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",

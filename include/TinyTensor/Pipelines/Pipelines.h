@@ -47,6 +47,18 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Tile for threads, caches and registers "
                      "(--tt-cpu-tile-and-fuse)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseRows{
+      *this, "fuse-rows",
+      llvm::cl::desc("Compute row reductions (layer norm, softmax) and "
+                     "their elementwise consumer one row at a time (when "
+                     "tile=true and fusion=true)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> f32PartialSums{
+      *this, "f32-partial-sums",
+      llvm::cl::desc("Float32 values a vector lane adds in float32 before a "
+                     "float64 accumulator takes the sum (1: widen every "
+                     "element; when vectorize=true)"),
+      llvm::cl::init(8)};
   PassOptions::Option<bool> pack{
       *this, "pack",
       llvm::cl::desc("Copy matmul panels of B into contiguous strips "

@@ -64,8 +64,54 @@ struct MaterializeCreateMask : public OpRewritePattern<vector::CreateMaskOp> {
   }
 };
 
+/// `vector.reduction <add>` of `arith.extf` f32 -> f64 over N lanes: the
+/// largest number of slices g <= `maxSlices` with N a multiple of 16 g are
+/// added lane by lane in f32 first, and only their sum (N / g lanes) is
+/// widened and reduced in f64.
+void narrowPartialSums(RewriterBase &rewriter, vector::ReductionOp op,
+                       int64_t maxSlices) {
+  if (op.getKind() != vector::CombiningKind::ADD || op.isMasked())
+    return;
+  auto ext = op.getVector().getDefiningOp<arith::ExtFOp>();
+  if (!ext)
+    return;
+  auto srcType = cast<VectorType>(ext.getIn().getType());
+  if (srcType.getRank() != 1 || srcType.isScalable() ||
+      !srcType.getElementType().isF32() ||
+      !cast<VectorType>(ext.getType()).getElementType().isF64())
+    return;
+  int64_t n = srcType.getShape()[0];
+  int64_t slices = maxSlices;
+  while (slices > 1 && n % (16 * slices) != 0)
+    --slices;
+  if (slices <= 1)
+    return;
+  int64_t width = n / slices;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value partial;
+  for (int64_t i = 0; i < slices; ++i) {
+    Value slice = vector::ExtractStridedSliceOp::create(
+        rewriter, loc, ext.getIn(), ArrayRef<int64_t>{i * width},
+        ArrayRef<int64_t>{width}, ArrayRef<int64_t>{1});
+    partial =
+        partial
+            ? arith::AddFOp::create(rewriter, loc, partial, slice).getResult()
+            : slice;
+  }
+  Value wide = arith::ExtFOp::create(
+      rewriter, loc, VectorType::get({width}, rewriter.getF64Type()), partial);
+  rewriter.replaceOpWithNewOp<vector::ReductionOp>(
+      op, op.getType(), op.getKindAttr(), wide, op.getAcc(),
+      op.getFastmathAttr());
+  if (ext->use_empty())
+    rewriter.eraseOp(ext);
+}
+
 struct CPULowerVectorsPass
     : public tt::impl::TTCPULowerVectorsBase<CPULowerVectorsPass> {
+  using TTCPULowerVectorsBase::TTCPULowerVectorsBase;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
@@ -156,6 +202,14 @@ struct CPULowerVectorsPass
       patterns.add<MaterializeCreateMask>(ctx);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
+    }
+    // f32 sums widened to f64: add slices in f32 first.
+    if (f32PartialSums > 1) {
+      SmallVector<vector::ReductionOp> reductions;
+      func.walk([&](vector::ReductionOp op) { reductions.push_back(op); });
+      IRRewriter rewriter(ctx);
+      for (vector::ReductionOp op : reductions)
+        narrowPartialSums(rewriter, op, f32PartialSums);
     }
     // Let LLVM reduce in a tree rather than element by element.
     auto reassoc = arith::FastMathFlagsAttr::get(

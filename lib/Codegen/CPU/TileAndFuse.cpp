@@ -183,6 +183,17 @@ struct CPUTileAndFusePass
       eliminateCommonSubExpressions(rewriter, dominance, func);
     }
 
+    // Level 1b: rows of the blocks whose root consumes row reductions.
+    if (fuse && fuseRows) {
+      SmallVector<scf::ForallOp> blocks;
+      func.walk([&](scf::ForallOp loop) { blocks.push_back(loop); });
+      for (scf::ForallOp loop : blocks)
+        if (failed(tileRowByRow(rewriter, loop)))
+          return signalPassFailure();
+      DominanceInfo dominance(func);
+      eliminateCommonSubExpressions(rewriter, dominance, func);
+    }
+
     // Level 2: every linalg op, inside a block or not, consumers first (a
     // reduction takes its elementwise producer into its row loop).
     SmallVector<linalg::LinalgOp> ops;
@@ -195,6 +206,60 @@ struct CPUTileAndFusePass
     if (peel)
       peelLoops(rewriter, func);
     func.walk([](scf::ForOp loop) { loop->removeAttr(kPeelMarker); });
+  }
+
+  /// Inside a block of rows, an elementwise root that consumes row
+  /// reductions of the block is tiled row by row with everything it reads
+  /// from the block fused in: a layer norm's mean, variance and
+  /// normalisation run over one row at a time, which stays in L1.
+  LogicalResult tileRowByRow(RewriterBase &rewriter, scf::ForallOp loop) {
+    linalg::LinalgOp root;
+    for (Operation &op : loop.getTerminator().getYieldingOps()) {
+      auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op);
+      if (!insert)
+        return success();
+      auto producer = insert.getSource().getDefiningOp<linalg::LinalgOp>();
+      if (!producer || root)
+        return success();
+      root = producer;
+    }
+    if (!root || root.getNumReductionLoops() != 0 || root.getNumLoops() < 2 ||
+        !root.hasPureTensorSemantics())
+      return success();
+    // The cluster: linalg producers in the block, all of whose users are in.
+    llvm::SmallPtrSet<Operation *, 16> cluster =
+        fusionCluster(root, /*epilogueOf=*/nullptr);
+    bool reduces = llvm::any_of(cluster, [&](Operation *op) {
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      return linalgOp.getNumReductionLoops() == 1 &&
+             linalgOp.getNumLoops() == root.getNumLoops() &&
+             linalgOp.getIteratorTypesArray().back() ==
+                 utils::IteratorType::reduction;
+    });
+    if (!reduces)
+      return success();
+    SmallVector<int64_t> tiles(root.getNumLoops(), 1);
+    tiles.back() = 0;
+    rewriter.setInsertionPoint(root);
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(asIndexAttrs(rewriter, tiles));
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (!cluster.contains(producer.getOwner()))
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        });
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(root.getOperation()), options);
+    if (failed(result))
+      return root.emitError("tt-cpu-tile-and-fuse: could not tile the rows");
+    llvm::SmallPtrSet<Operation *, 16> erased;
+    replaceFused(rewriter, root, *result, erased);
+    return success();
   }
 
   LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
@@ -369,6 +434,8 @@ struct CPUTileAndFusePass
     for (auto [size, range] : llvm::zip(sizes, ranges))
       if (size >= range && !ShapedType::isDynamic(range))
         size = 0;
+    if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
+      return fuseIntoReduction(rewriter, op, candidates, fused);
     rewriter.setInsertionPoint(op);
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
@@ -389,6 +456,48 @@ struct CPUTileAndFusePass
     for (LoopLikeOpInterface loop : result->loops)
       loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
     replaceFused(rewriter, op, *result, fused);
+    return success();
+  }
+
+  /// A reduction that is one tile (a row of a row-by-row layer norm) makes
+  /// no loop to fuse into: its elementwise `producers` are merged into its
+  /// body instead (`linalg::fuseElementwiseOps`), and added to `fused`.
+  static LogicalResult
+  fuseIntoReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                    const llvm::SmallPtrSetImpl<Operation *> &producers,
+                    llvm::SmallPtrSetImpl<Operation *> &fused) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> generic =
+        isa<linalg::GenericOp>(op.getOperation())
+            ? FailureOr<linalg::GenericOp>(cast<linalg::GenericOp>(op))
+            : linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic))
+      return success(); // left as it is, reading its producers' buffers
+    Operation *current = *generic;
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (OpOperand &operand : current->getOpOperands()) {
+        Operation *producer = operand.get().getDefiningOp();
+        if (!producer || !producers.contains(producer) ||
+            !linalg::areElementwiseOpsFusable(&operand))
+          continue;
+        FailureOr<linalg::ElementwiseOpFusionResult> result =
+            linalg::fuseElementwiseOps(rewriter, &operand);
+        if (failed(result))
+          continue;
+        for (OpResult res : current->getResults())
+          rewriter.replaceAllUsesWith(res, result->replacements.lookup(res));
+        rewriter.eraseOp(current);
+        if (producer->use_empty()) {
+          fused.insert(producer);
+          rewriter.eraseOp(producer);
+        }
+        current = result->fusedOp;
+        changed = true;
+        break;
+      }
+    }
     return success();
   }
 

@@ -1,4 +1,5 @@
 // RUN: tiny-opt %s --split-input-file --tt-cpu-lower-vectors | FileCheck %s
+// RUN: tiny-opt %s --split-input-file '--tt-cpu-lower-vectors=f32-partial-sums=1' | FileCheck %s --check-prefix=WIDE
 
 // A register-tile contraction becomes outer products: for each k, a
 // broadcast element of A times a row of B, accumulated with vector.fma.
@@ -21,6 +22,51 @@ func.func @contract(%a: vector<8x1xf32>, %b: vector<1x32xf32>, %c: vector<8x32xf
 func.func @row_sum(%x: vector<1x768xf32>, %acc: vector<1xf32>) -> vector<1xf32> {
   %0 = vector.multi_reduction <add>, %x, %acc [1] : vector<1x768xf32> to vector<1xf32>
   return %0 : vector<1xf32>
+}
+
+// -----
+
+// A float32 row summed in float64: 8 slices of 96 lanes are added in
+// float32 first (f32-partial-sums=8), and only their sum is widened.
+// f32-partial-sums=1 widens all 768 elements.
+// CHECK-LABEL: func.func @row_sum_f64
+// CHECK-NOT:     vector<768xf64>
+// CHECK:         vector.extract_strided_slice {{.*}} {offsets = [0], sizes = [96], strides = [1]} : vector<768xf32> to vector<96xf32>
+// CHECK-COUNT-7: vector.extract_strided_slice {{.*}} : vector<768xf32> to vector<96xf32>
+// CHECK-NEXT:    arith.addf {{.*}} : vector<96xf32>
+// CHECK-NOT:     vector<768xf64>
+// CHECK:         arith.extf {{.*}} : vector<96xf32> to vector<96xf64>
+// CHECK:         vector.reduction <add>, {{.*}} : vector<96xf64> into f64
+// WIDE-LABEL:    func.func @row_sum_f64
+// WIDE-NOT:      vector.extract_strided_slice
+// WIDE:          arith.extf {{.*}} : vector<768xf32> to vector<768xf64>
+// WIDE:          vector.reduction <add>, {{.*}} : vector<768xf64> into f64
+func.func @row_sum_f64(%x: vector<1x768xf32>, %acc: vector<1xf64>) -> vector<1xf64> {
+  %w = arith.extf %x : vector<1x768xf32> to vector<1x768xf64>
+  %0 = vector.multi_reduction <add>, %w, %acc [1] : vector<1x768xf64> to vector<1xf64>
+  return %0 : vector<1xf64>
+}
+
+// -----
+
+// A row whose length is no multiple of 16 lanes per slice takes fewer
+// slices (48 = 16 x 3: three), or none.
+// CHECK-LABEL: func.func @row_sum_f64_short
+// CHECK:         vector.extract_strided_slice {{.*}} {offsets = [32], sizes = [16], strides = [1]} : vector<48xf32> to vector<16xf32>
+// CHECK-NEXT:    arith.addf {{.*}} : vector<16xf32>
+// CHECK:         arith.extf {{.*}} : vector<16xf32> to vector<16xf64>
+// CHECK-LABEL: func.func @row_sum_f64_odd
+// CHECK-NOT:     vector.extract_strided_slice
+// CHECK:         arith.extf {{.*}} : vector<17xf32> to vector<17xf64>
+func.func @row_sum_f64_short(%x: vector<1x48xf32>, %acc: vector<1xf64>) -> vector<1xf64> {
+  %w = arith.extf %x : vector<1x48xf32> to vector<1x48xf64>
+  %0 = vector.multi_reduction <add>, %w, %acc [1] : vector<1x48xf64> to vector<1xf64>
+  return %0 : vector<1xf64>
+}
+func.func @row_sum_f64_odd(%x: vector<1x17xf32>, %acc: vector<1xf64>) -> vector<1xf64> {
+  %w = arith.extf %x : vector<1x17xf32> to vector<1x17xf64>
+  %0 = vector.multi_reduction <add>, %w, %acc [1] : vector<1x17xf64> to vector<1xf64>
+  return %0 : vector<1xf64>
 }
 
 // -----

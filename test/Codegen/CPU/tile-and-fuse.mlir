@@ -2,6 +2,7 @@
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 fuse=false' --canonicalize | FileCheck %s --check-prefix=NOFUSE
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 peel=false' --canonicalize | FileCheck %s --check-prefix=NOPEEL
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 pack=false' --canonicalize | FileCheck %s --check-prefix=NOPACK
+// RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 fuse-rows=false' --canonicalize | FileCheck %s --check-prefix=NOROWS
 
 // A matmul with a bias + tanh epilogue: one scf.forall over [64 x 64] blocks
 // of C holds the fill, the [96 x 64] panel of B copied into two contiguous
@@ -118,19 +119,36 @@ func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 
 // Layer norm: mean, x - mean, variance and the normalisation in one
 // scf.forall over row blocks (the fusion set is found as a fixpoint: the
-// mean and x - mean each feed two consumers). Inside, the squared
-// deviations, used only by the variance, are computed in the variance's
-// row loop, a row at a time, rather than into a [64 x 768] buffer.
+// mean and x - mean each feed two consumers). Inside, the block is walked
+// a row at a time with all four ops fused in (fuse-rows), so a row is read
+// from memory once and stays in L1; the squared deviations, used only by
+// the variance, are merged into its body rather than written to a buffer.
 // CHECK-LABEL: func.func @layer_norm
 // CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (64)
-// CHECK:           linalg.reduce ins({{.*}} : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
-// CHECK:           scf.for {{.*}} = %c0 to %c64 step %c1 {{.*}} -> (tensor<64xf64>)
-// CHECK:             %[[SQ:.+]] = linalg.generic
+// CHECK:           scf.for {{.*}} = %c0 to %c64 step %c1 {{.*}} -> (tensor<64x768xf32>)
+// CHECK:             %[[MEAN:.+]] = linalg.reduce ins({{.*}} : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
+// CHECK:             %[[VAR:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins({{.*}}, %[[MEAN]] : tensor<1x768xf32>, tensor<1xf64>)
+// CHECK:               arith.subf
 // CHECK:               arith.mulf
-// CHECK:             } -> tensor<1x768xf32>
-// CHECK:             linalg.reduce ins(%[[SQ]] : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
+// CHECK:               arith.extf
+// CHECK:               arith.addf
+// CHECK:             scf.for {{.*}} = %c0 to %c768 step %c32
+// CHECK:               linalg.generic {{.*}} ins({{.*}}, %[[MEAN]], %[[VAR]] : tensor<1x32xf32>, tensor<1xf64>, tensor<1xf64>)
+// CHECK:                 math.rsqrt
 // CHECK-NOT:     scf.forall (
 // CHECK:         return
+// Without fuse-rows each op walks the whole block in turn: the mean, then
+// the squared deviations in the variance's row loop, then the output.
+// NOROWS-LABEL: func.func @layer_norm
+// NOROWS:         scf.forall (%{{.*}}) = (0) to (1024) step (64)
+// NOROWS:           linalg.reduce ins({{.*}} : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
+// NOROWS:           scf.for {{.*}} = %c0 to %c64 step %c1 {{.*}} -> (tensor<64xf64>)
+// NOROWS:             %[[SQ:.+]] = linalg.generic
+// NOROWS:               arith.mulf
+// NOROWS:             } -> tensor<1x768xf32>
+// NOROWS:             linalg.reduce ins(%[[SQ]] : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
+// NOROWS:           scf.for {{.*}} -> (tensor<64x768xf32>)
+// NOROWS:             math.rsqrt
 func.func @layer_norm(%x: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
   %m = tt.mean %x axes = [1] keepdims : tensor<1024x768xf32> -> tensor<1024x1xf32>
   %d = tt.sub %x, %m : (tensor<1024x768xf32>, tensor<1024x1xf32>) -> tensor<1024x768xf32>
