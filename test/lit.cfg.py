@@ -17,7 +17,9 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                    "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                                    "LSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 # RUN lines may start with LLVM's test tools (`not`, `count`).
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

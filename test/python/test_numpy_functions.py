@@ -266,6 +266,14 @@ def test_basic_slices(index):
     check(lambda a: a[index], randn(7, 6))
 
 
+@pytest.mark.parametrize("shape", [(1,), (3,), (1, 4), (3, 2)], ids=str)
+def test_reversed_slice_of_one_element(shape):
+    # x[0::-1] keeps one element: a rank-0 copy the vectoriser must leave
+    # scalar (found by scripts/difftest.py).
+    check(lambda a: a[0::-1], randn(*shape))
+    check(lambda a: a[0::-1] * 2.0, randn(*shape))
+
+
 @pytest.mark.parametrize("index", [
     np.s_[:, [0, 2, -1]], np.s_[[1, 0], :, [2, 3]], np.s_[[[0], [2]], [1, 3]],
     np.s_[1, :, [0, 0, 3]], np.s_[:, 2, [3, 1]], np.s_[[0, 1], 1:, 0],

@@ -76,6 +76,11 @@ struct CPUVectorizePass
   }
 
   void vectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
+    // A rank-0 op computes one scalar: nothing to gain, and MLIR 22's
+    // vectoriser turns a tensor.extract in its body into a vector.gather
+    // with scalar indices, which does not verify (`x[0::-1]` of a vector).
+    if (op.getNumLoops() == 0)
+      return;
     // Vectors of i1 are bit-packed in LLVM while memrefs of i1 hold a byte
     // per element: boolean tensors stay scalar.
     if (llvm::any_of(op->getOperandTypes(), [](Type t) {
