@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TTBufferCache.h"
 #include "TTJit.h"
 #include "TinyTensor-c/Dialects.h"
 
@@ -13,10 +14,6 @@
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 
-#include <nanobind/stl/pair.h>
-#include <nanobind/stl/string.h>
-#include <nanobind/stl/tuple.h>
-#include <nanobind/stl/vector.h>
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -24,15 +21,19 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <cstdint>
-#include <tuple>
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace nb = nanobind;
@@ -106,30 +107,29 @@ runPipeline(MlirModule module, const std::string &pipeline) {
   std::mutex diagMutex;
   mlir::LogicalResult result = mlir::failure();
   {
-    mlir::ScopedDiagnosticHandler handler(
-        context, [&](mlir::Diagnostic &diag) {
-          std::lock_guard<std::mutex> lock(diagMutex);
-          llvm::raw_string_ostream os(diagnostics);
-          os << diag.getLocation() << ": ";
-          switch (diag.getSeverity()) {
-          case mlir::DiagnosticSeverity::Error:
-            os << "error: ";
-            break;
-          case mlir::DiagnosticSeverity::Warning:
-            os << "warning: ";
-            break;
-          case mlir::DiagnosticSeverity::Note:
-            os << "note: ";
-            break;
-          case mlir::DiagnosticSeverity::Remark:
-            os << "remark: ";
-            break;
-          }
-          os << diag << "\n";
-          for (mlir::Diagnostic &note : diag.getNotes())
-            os << "  " << note.getLocation() << ": note: " << note << "\n";
-          return mlir::success();
-        });
+    mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &diag) {
+      std::lock_guard<std::mutex> lock(diagMutex);
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": ";
+      switch (diag.getSeverity()) {
+      case mlir::DiagnosticSeverity::Error:
+        os << "error: ";
+        break;
+      case mlir::DiagnosticSeverity::Warning:
+        os << "warning: ";
+        break;
+      case mlir::DiagnosticSeverity::Note:
+        os << "note: ";
+        break;
+      case mlir::DiagnosticSeverity::Remark:
+        os << "remark: ";
+        break;
+      }
+      os << diag << "\n";
+      for (mlir::Diagnostic &note : diag.getNotes())
+        os << "  " << note.getLocation() << ": note: " << note << "\n";
+      return mlir::success();
+    });
     nb::gil_scoped_release release;
     result = pm.run(op);
   }
@@ -156,8 +156,7 @@ public:
     Py_ssize_t size; // bytes per element
   };
 
-  Runner(uintptr_t address, std::vector<Spec> inputs,
-         std::vector<Spec> outputs)
+  Runner(uintptr_t address, std::vector<Spec> inputs, std::vector<Spec> outputs)
       : fn(reinterpret_cast<void (*)(void **)>(address)),
         inputs(std::move(inputs)), outputs(std::move(outputs)) {
     size_t words = 0;
@@ -186,11 +185,11 @@ public:
     int64_t *cursor = words.data();
     for (size_t i = 0; i < count; ++i) {
       bool isOutput = i >= nin;
-      PyObject *array = isOutput ? PyTuple_GET_ITEM(out, i - nin)
-                                 : PyTuple_GET_ITEM(in, i);
+      PyObject *array =
+          isOutput ? PyTuple_GET_ITEM(out, i - nin) : PyTuple_GET_ITEM(in, i);
       const Spec &spec = isOutput ? outputs[i - nin] : inputs[i];
-      int flags = PyBUF_STRIDES | PyBUF_FORMAT |
-                  (isOutput ? PyBUF_WRITABLE : 0);
+      int flags =
+          PyBUF_STRIDES | PyBUF_FORMAT | (isOutput ? PyBUF_WRITABLE : 0);
       if (PyObject_GetBuffer(array, &views[i], flags) != 0) {
         PyErr_Clear();
         release();
@@ -261,8 +260,8 @@ private:
 };
 
 std::vector<Runner::Spec> toSpecs(
-    const std::vector<std::tuple<std::vector<int64_t>, std::string,
-                                 Py_ssize_t>> &types) {
+    const std::vector<std::tuple<std::vector<int64_t>, std::string, Py_ssize_t>>
+        &types) {
   std::vector<Runner::Spec> specs;
   for (const auto &[shape, format, size] : types) {
     if (format.size() != 1)
@@ -337,13 +336,29 @@ NB_MODULE(_ttDialects, m) {
          "`threads` parts of the module is generated in parallel.");
   tt.def("host_cpu", &tt::python::hostCPU,
          "The host CPU's name and enabled features.");
-  nb::class_<tt::python::Library>(
-      tt, "Library", "An object file loaded with LLVM's ORC JIT.")
+  nb::class_<tt::python::Library>(tt, "Library",
+                                  "An object file loaded with LLVM's ORC JIT.")
       .def(nb::init<const std::vector<nb::bytes> &,
                     const std::vector<std::string> &>(),
            nb::arg("objects"), nb::arg("shared_libs"))
       .def("lookup", &tt::python::Library::lookup, nb::arg("name"),
            "The address of a symbol of the object.");
+
+  tt.def(
+      "buffer_cache_stats",
+      []() {
+        tt::python::BufferCacheStats s = tt::python::bufferCacheStats();
+        nb::dict d;
+        d["cached_bytes"] = s.cachedBytes;
+        d["limit_bytes"] = s.limitBytes;
+        d["hits"] = s.hits;
+        d["misses"] = s.misses;
+        return d;
+      },
+      "The cache of compiled code's buffers: bytes kept for reuse, their "
+      "limit (TT_BUFFER_CACHE_MB), allocations it served and missed.");
+  tt.def("release_cached_buffers", &tt::python::releaseCachedBuffers,
+         "Returns the buffers kept for reuse to the system.");
 
   tt.def(
       "clone_module",

@@ -5,12 +5,14 @@
 // parts of the module on several threads), with a packed wrapper
 // `_mlir_<fn>(void **args)` for every `_mlir_ciface_<fn>`. `Library` loads
 // such objects with LLVM's ORC JIT, resolving calls into the process and
-// the given shared libraries. The two halves let compiled code be cached on
+// the given shared libraries (and the buffers of `generic-alloc` code to
+// TTBufferCache). The two halves let compiled code be cached on
 // disk and loaded without compiling.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TTJit.h"
+#include "TTBufferCache.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -65,7 +67,7 @@ llvm::orc::JITTargetMachineBuilder hostMachine(int optLevel) {
     throw std::runtime_error("cannot detect the host CPU: " +
                              message(builder.takeError()));
   builder->setRelocationModel(llvm::Reloc::PIC_);
-  builder->setCodeGenOptLevel(optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+  builder->setCodeGenOptLevel(optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
                               : optLevel == 0 ? llvm::CodeGenOptLevel::None
                                               : llvm::CodeGenOptLevel::Default);
   return std::move(*builder);
@@ -82,8 +84,8 @@ void addPackedWrappers(llvm::Module &module) {
       targets.push_back(&fn);
   auto *ptr = llvm::PointerType::getUnqual(context);
   for (llvm::Function *fn : targets) {
-    auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                         {ptr}, /*isVarArg=*/false);
+    auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr},
+                                         /*isVarArg=*/false);
     auto *wrapper =
         llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                "_mlir_" + fn->getName(), module);
@@ -115,8 +117,8 @@ void addPackedWrappers(llvm::Module &module) {
 /// part goes through bitcode into a context and target machine of its own.
 /// A module of fewer than two functions per part stays whole.
 std::vector<std::string> codegen(std::unique_ptr<llvm::Module> module,
-                                 unsigned parts, unsigned workers,
-                                 int optLevel, std::string &error) {
+                                 unsigned parts, unsigned workers, int optLevel,
+                                 std::string &error) {
   auto emit = [&](llvm::Module &m, std::string &out) -> std::string {
     auto target = hostMachine(optLevel).createTargetMachine();
     if (!target)
@@ -153,9 +155,8 @@ std::vector<std::string> codegen(std::unique_ptr<llvm::Module> module,
     for (size_t i = next++; i < bitcode.size(); i = next++) {
       llvm::LLVMContext context;
       auto part = llvm::parseBitcodeFile(
-          llvm::MemoryBufferRef(llvm::StringRef(bitcode[i].data(),
-                                                bitcode[i].size()),
-                                "part"),
+          llvm::MemoryBufferRef(
+              llvm::StringRef(bitcode[i].data(), bitcode[i].size()), "part"),
           context);
       if (!part) {
         errors[i] = message(part.takeError());
@@ -174,9 +175,8 @@ std::vector<std::string> codegen(std::unique_ptr<llvm::Module> module,
   return objects;
 }
 
-std::vector<nb::bytes> tt::python::compileObjects(MlirModule module,
-                                                  int optLevel,
-                                                  unsigned threads) {
+std::vector<nb::bytes>
+tt::python::compileObjects(MlirModule module, int optLevel, unsigned threads) {
   if (optLevel < 0 || optLevel > 3)
     throw nb::value_error("opt_level must be 0, 1, 2 or 3");
   initializeNativeTarget();
@@ -197,8 +197,8 @@ std::vector<nb::bytes> tt::python::compileObjects(MlirModule module,
     } else {
       auto target = hostMachine(optLevel).createTargetMachine();
       if (!target) {
-        error = "cannot create a target machine: " +
-                message(target.takeError());
+        error =
+            "cannot create a target machine: " + message(target.takeError());
       } else {
         llvmModule->setDataLayout((*target)->createDataLayout());
         llvmModule->setTargetTriple((*target)->getTargetTriple());
@@ -208,8 +208,8 @@ std::vector<nb::bytes> tt::python::compileObjects(MlirModule module,
         // inliner no longer merges the outlined functions into large ones,
         // which were no faster. More parts than threads balance the load.
         unsigned workers = std::max(threads, 1u);
-        objects = codegen(std::move(llvmModule), 4 * workers, workers,
-                          optLevel, error);
+        objects = codegen(std::move(llvmModule), 4 * workers, workers, optLevel,
+                          error);
       }
     }
   }
@@ -255,15 +255,26 @@ tt::python::Library::Library(const std::vector<nb::bytes> &objects,
       llvm::orc::JITDylib &main = state->jit->getMainJITDylib();
       char prefix = state->jit->getDataLayout().getGlobalPrefix();
       for (const std::string &path : sharedLibs) {
-        auto generator =
-            llvm::orc::DynamicLibrarySearchGenerator::Load(path.c_str(),
-                                                           prefix);
+        auto generator = llvm::orc::DynamicLibrarySearchGenerator::Load(
+            path.c_str(), prefix);
         if (!generator) {
-          error = "cannot load " + path + ": " +
-                  message(generator.takeError());
+          error = "cannot load " + path + ": " + message(generator.takeError());
           break;
         }
         main.addGenerator(std::move(*generator));
+      }
+      // Buffers of code built with generic-alloc=true: the reusing cache.
+      if (error.empty()) {
+        llvm::orc::SymbolMap buffers;
+        auto flags =
+            llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
+        buffers[state->jit->mangleAndIntern("_mlir_memref_to_llvm_alloc")] = {
+            llvm::orc::ExecutorAddr::fromPtr(&ttBufferAlloc), flags};
+        buffers[state->jit->mangleAndIntern("_mlir_memref_to_llvm_free")] = {
+            llvm::orc::ExecutorAddr::fromPtr(&ttBufferFree), flags};
+        if (llvm::Error e =
+                main.define(llvm::orc::absoluteSymbols(std::move(buffers))))
+          error = message(std::move(e));
       }
       if (error.empty()) {
         auto process =

@@ -102,8 +102,9 @@ def optimize(module: ir.Module, timings=None) -> None:
 
 def lowering_pipeline() -> str:
     """The pipeline that lowers optimised linalg to the LLVM dialect, with
-    caller-allocated outputs (and TT_PIPELINE_OPTIONS)."""
-    options = "optimize=false out-params=true"
+    caller-allocated outputs, buffers from the runtime's cache (see
+    `tt.Library`) and TT_PIPELINE_OPTIONS."""
+    options = "optimize=false out-params=true generic-alloc=true"
     if _EXTRA_OPTIONS:
         options += " " + _EXTRA_OPTIONS
     return f"tt-lower-to-llvm{{{options}}}"

@@ -58,6 +58,22 @@ if os.path.exists(_LIBMVEC):
 OPT_LEVEL = int(os.environ.get("TT_OPT_LEVEL", "2"))
 
 
+def buffer_cache_stats() -> dict:
+    """The cache of buffers that compiled code allocates (intermediate
+    results, packed panels): `cached_bytes` kept for reuse, their
+    `limit_bytes` (TT_BUFFER_CACHE_MB, default 256; 0 turns reuse off),
+    and the allocations it served (`hits`) and did not (`misses`).
+    Released buffers of 1 MiB and more are kept, so the next call gets
+    buffers whose pages are mapped already instead of paying a page fault
+    per 4 KiB."""
+    return dict(tt.buffer_cache_stats())
+
+
+def release_cached_buffers() -> None:
+    """Returns the buffers kept for reuse to the system."""
+    tt.release_cached_buffers()
+
+
 def compile_objects(module: ir.Module) -> List[bytes]:
     """Object code for the host CPU from a module in the LLVM dialect:
     machine code for parts of the module is generated on NUM_THREADS

@@ -184,6 +184,53 @@ def test_f64_math_on_vectors(fn, n):
     close(got, expected, 1e-14)
 
 
+def test_buffers_are_reused_across_calls():
+    # Intermediate buffers (here [600 x 600] float32, 1.4 MiB) go back to
+    # the runtime's cache and serve the next call.
+    from tinytensor import runtime
+
+    f = jit(lambda a, b: np.tanh(a @ b) @ b.T)
+    a = randn(600, 600).astype(np.float32)
+    expected = np.tanh(a @ a) @ a.T
+    close(f(a, a), expected, 2e-5)
+    runtime.release_cached_buffers()
+    close(f(a, a), expected, 2e-5)  # fills the cache
+    before = runtime.buffer_cache_stats()
+    assert before["cached_bytes"] > 0
+    for _ in range(3):
+        close(f(a, a), expected, 2e-5)
+    after = runtime.buffer_cache_stats()
+    assert after["hits"] > before["hits"]
+    assert after["misses"] == before["misses"]
+    runtime.release_cached_buffers()
+    assert runtime.buffer_cache_stats()["cached_bytes"] == 0
+
+
+@pytest.mark.parametrize("value, warns", [("0", False), ("lots", True)])
+def test_buffer_cache_size_from_the_environment(value, warns):
+    script = textwrap.dedent("""
+        import numpy as np
+        from tinytensor import jit, runtime
+        a = np.random.default_rng(0).standard_normal((600, 600))
+        f = jit(lambda a: np.tanh(a @ a) @ a)
+        for _ in range(3):
+            np.testing.assert_allclose(f(a), np.tanh(a @ a) @ a, rtol=1e-10,
+                                       atol=1e-10)
+        s = runtime.buffer_cache_stats()
+        print(s["cached_bytes"], s["limit_bytes"])
+    """)
+    env = dict(os.environ, TT_BUFFER_CACHE_MB=value)
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    cached, limit = map(int, run.stdout.split())
+    if warns:
+        assert "TT_BUFFER_CACHE_MB=lots" in run.stderr
+        assert limit == 256 << 20
+    else:
+        assert cached == 0 and limit == 0
+
+
 def test_thread_counts_agree():
     # The same program with 1 and 3 threads (more than this machine may
     # have) gives the same results; TT_NUM_THREADS is read at import time.

@@ -106,6 +106,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Outline each loop nest into its own function (keeps "
                      "LLVM compile time linear in program size)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> genericAlloc{
+      *this, "generic-alloc",
+      llvm::cl::desc("Buffers are allocated with _mlir_memref_to_llvm_alloc "
+                     "and released with _mlir_memref_to_llvm_free instead "
+                     "of malloc and free (the code's loader provides them: "
+                     "the Python runtime reuses buffers across calls)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> outParams{
       *this, "out-params",
       llvm::cl::desc("Turn returned buffers into caller-allocated output "

@@ -10,5 +10,6 @@ InferTypeOpInterface, so builders take operands and attributes only::
 from ._tt_ops_gen import *  # noqa: F401,F403
 from ._tt_enum_gen import *  # noqa: F401,F403
 from .._mlir_libs._ttDialects.tt import (  # noqa: F401
-    Library, Runner, clone_module, compile_objects, host_cpu, register_dialect,
-    register_passes, run_pipeline)
+    Library, Runner, buffer_cache_stats, clone_module, compile_objects,
+    host_cpu, register_dialect, register_passes, release_cached_buffers,
+    run_pipeline)

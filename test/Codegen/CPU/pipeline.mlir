@@ -6,6 +6,7 @@
 // RUN: tiny-opt %s '--tt-lower-to-llvm=vector-bits=512 vectorize=false' | FileCheck %s --check-prefix=SCALAR
 // RUN: tiny-opt %s '--tt-lower-to-llvm=tile=false vectorize=false' | FileCheck %s --check-prefix=PLAIN
 // RUN: tiny-opt %s '--tt-lower-to-llvm=vector-bits=256' | FileCheck %s --check-prefix=AVX2
+// RUN: tiny-opt %s '--tt-lower-to-llvm=vector-bits=512 generic-alloc=true' | FileCheck %s --check-prefix=GENERIC
 
 // Each stage of tt-lower-to-llvm and its off switch, on a matmul with a
 // bias + tanh epilogue.
@@ -34,6 +35,15 @@
 // tile=false vectorize=false: the plain loop nests of earlier versions.
 // PLAIN-NOT:   omp.
 // PLAIN-NOT:   vector<
+//
+// generic-alloc=true: buffers come from _mlir_memref_to_llvm_alloc and go
+// back to _mlir_memref_to_llvm_free (the Python runtime's buffer cache),
+// not malloc and free.
+// GENERIC-NOT: llvm.call @malloc
+// GENERIC:     llvm.call @_mlir_memref_to_llvm_alloc
+// GENERIC-NOT: llvm.call @free
+// GENERIC:     llvm.call @_mlir_memref_to_llvm_free
+// GENERIC-NOT: llvm.call @free
 //
 // A 256-bit machine (AVX2): register tiles of 4 x 16 f32.
 // AVX2:        llvm.intr.fmuladd{{.*}} : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
