@@ -240,21 +240,8 @@ struct CPUTileAndFusePass
       return success();
     SmallVector<int64_t> tiles(root.getNumLoops(), 1);
     tiles.back() = 0;
-    rewriter.setInsertionPoint(root);
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(asIndexAttrs(rewriter, tiles));
-    scf::SCFTileAndFuseOptions options;
-    options.setTilingOptions(tiling);
-    options.setFusionControlFn(
-        [&](tensor::ExtractSliceOp, OpResult producer, bool)
-            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (!cluster.contains(producer.getOwner()))
-            return std::nullopt;
-          return scf::SCFTileAndFuseOptions::ControlFnResult{};
-        });
     FailureOr<scf::SCFTileAndFuseResult> result =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(root.getOperation()), options);
+        tileAndFuseSet(rewriter, root, tiles, cluster);
     if (failed(result))
       return root.emitError("tt-cpu-tile-and-fuse: could not tile the rows");
     llvm::SmallPtrSet<Operation *, 16> erased;
@@ -436,6 +423,22 @@ struct CPUTileAndFusePass
         size = 0;
     if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
       return fuseIntoReduction(rewriter, op, candidates, fused);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        tileAndFuseSet(rewriter, op, sizes, candidates);
+    if (failed(result))
+      return op.emitError("tt-cpu-tile-and-fuse: could not tile the reduction");
+    for (LoopLikeOpInterface loop : result->loops)
+      loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
+    replaceFused(rewriter, op, *result, fused);
+    return success();
+  }
+
+  /// Tiles `op` with scf.for loops by `sizes` (0: not tiled) and fuses
+  /// into them the producers in `fusable`.
+  static FailureOr<scf::SCFTileAndFuseResult>
+  tileAndFuseSet(RewriterBase &rewriter, linalg::LinalgOp op,
+                 ArrayRef<int64_t> sizes,
+                 const llvm::SmallPtrSetImpl<Operation *> &fusable) {
     rewriter.setInsertionPoint(op);
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
@@ -444,19 +447,12 @@ struct CPUTileAndFusePass
     options.setFusionControlFn(
         [&](tensor::ExtractSliceOp, OpResult producer, bool)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (!candidates.contains(producer.getOwner()))
+          if (!fusable.contains(producer.getOwner()))
             return std::nullopt;
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         });
-    FailureOr<scf::SCFTileAndFuseResult> result =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(op.getOperation()), options);
-    if (failed(result))
-      return op.emitError("tt-cpu-tile-and-fuse: could not tile the reduction");
-    for (LoopLikeOpInterface loop : result->loops)
-      loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
-    replaceFused(rewriter, op, *result, fused);
-    return success();
+    return scf::tileConsumerAndFuseProducersUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
   }
 
   /// A reduction that is one tile (a row of a row-by-row layer norm) makes
