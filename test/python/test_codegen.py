@@ -65,6 +65,30 @@ def test_matmul(a, b, dtype):
     close(jit(lambda p, q: p @ q)(x, y), x @ y, tolerance(dtype))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f32", "f64"])
+@pytest.mark.parametrize("a, b", [((2, 5, 3), (3, 4)), ((7, 17, 33), (33, 65)),
+                                  ((3, 2, 129, 64), (64, 31))], ids=str)
+def test_stack_of_matrices_times_matrix(a, b, dtype):
+    # One matmul with the batch as rows; also through an explicit broadcast
+    # of the matrix (as torch.export's expand + bmm writes a linear layer).
+    x, w = randn(*a, dtype=dtype), randn(*b, dtype=dtype)
+    rtol = 2e-5 if dtype == np.float32 else 1e-12
+    close(jit(lambda x, w: x @ w)(x, w), x @ w, rtol)
+    expanded = lambda x, w: np.matmul(x, np.broadcast_to(w, a[:-2] + b))
+    close(jit(expanded)(x, w), x @ w, rtol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f32", "f64"])
+def test_batched_matmul_of_a_seq_first_operand(dtype):
+    # p @ v with v laid out [seq, batch, d] and transposed to [batch, seq, d]
+    # (attention with batch_first=False): the transpose is not folded into
+    # the contraction, which stays a batched matmul.
+    p, v = randn(12, 33, 33, dtype=dtype), randn(33, 12, 16, dtype=dtype)
+    rtol = 2e-5 if dtype == np.float32 else 1e-12
+    f = lambda p, v: p @ np.transpose(v, (1, 0, 2))
+    close(jit(f)(p, v), f(p, v), rtol)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64],
                          ids=["f32", "f64"])
 @pytest.mark.parametrize("a,b", MATMUL_SHAPES, ids=str)

@@ -17,12 +17,50 @@ using namespace mlir;
 
 namespace {
 
-/// The first input of `op` produced by a linalg.transpose, or null.
-OpOperand *transposedInput(linalg::LinalgOp op) {
+/// The first input of `op` produced by a linalg.transpose (and not in
+/// `skip`), or null.
+OpOperand *transposedInput(linalg::LinalgOp op, ArrayRef<unsigned> skip = {}) {
   for (OpOperand *input : op.getDpsInputOperands())
-    if (input->get().getDefiningOp<linalg::TransposeOp>())
+    if (input->get().getDefiningOp<linalg::TransposeOp>() &&
+        !llvm::is_contained(skip, input->getOperandNumber()))
       return input;
   return nullptr;
+}
+
+/// The map with which `op` reads the input of the transpose that produces
+/// `input`: result dimension i of the transpose is input dimension perm[i],
+/// so the new map's result perm[i] is the old map's result i.
+AffineMap foldedMap(linalg::LinalgOp op, OpOperand &input) {
+  auto transpose = input.get().getDefiningOp<linalg::TransposeOp>();
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  AffineMap map = op.getMatchingIndexingMap(&input);
+  SmallVector<AffineExpr> results(map.getNumResults());
+  for (auto [i, p] : llvm::enumerate(perm))
+    results[p] = map.getResult(i);
+  return AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+}
+
+/// False when folding would move a reduction operand's matrix out of its
+/// two innermost dimensions: for a contraction reading `v` of a
+/// [seq, batch, d] tensor transposed to [batch, seq, d], the folded map
+/// (k, b, n) is no longer a matrix per batch, and the op would lose its
+/// matmul kernel for a loop of strided reductions (a transpose copy is
+/// cheap next to that). A swap of the two innermost dimensions (x @ w.T)
+/// still folds.
+bool keepsMatrixInnermost(linalg::LinalgOp op, OpOperand &input) {
+  if (op.getNumReductionLoops() == 0)
+    return true;
+  AffineMap before = op.getMatchingIndexingMap(&input);
+  AffineMap after = foldedMap(op, input);
+  unsigned r = before.getNumResults();
+  if (r < 3)
+    return true;
+  auto innermost = [&](AffineMap map) {
+    SmallVector<AffineExpr> last = {map.getResult(r - 2), map.getResult(r - 1)};
+    return last;
+  };
+  SmallVector<AffineExpr> b = innermost(before), a = innermost(after);
+  return (a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0]);
 }
 
 /// Generics, and the named contractions (generalised first).
@@ -47,25 +85,22 @@ struct FoldTransposesPass
       FailureOr<linalg::GenericOp> generic = tt::asGenericOp(rewriter, op);
       if (failed(generic))
         continue;
-      while (OpOperand *input = transposedInput(*generic))
-        foldTranspose(rewriter, *generic, *input);
+      SmallVector<unsigned> kept;
+      while (OpOperand *input = transposedInput(*generic, kept)) {
+        if (keepsMatrixInnermost(*generic, *input))
+          foldTranspose(rewriter, *generic, *input);
+        else
+          kept.push_back(input->getOperandNumber());
+      }
     }
   }
 
-  /// Makes `op` read the input of the transpose that produces `input`:
-  /// result dimension i of the transpose is input dimension perm[i], so the
-  /// new map's result perm[i] is the old map's result i.
+  /// Makes `op` read the input of the transpose that produces `input`.
   static void foldTranspose(RewriterBase &rewriter, linalg::GenericOp op,
                             OpOperand &input) {
     auto transpose = input.get().getDefiningOp<linalg::TransposeOp>();
-    ArrayRef<int64_t> perm = transpose.getPermutation();
-    AffineMap map = op.getMatchingIndexingMap(&input);
-    SmallVector<AffineExpr> results(map.getNumResults());
-    for (auto [i, p] : llvm::enumerate(perm))
-      results[p] = map.getResult(i);
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    maps[input.getOperandNumber()] =
-        AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+    maps[input.getOperandNumber()] = foldedMap(op, input);
     rewriter.modifyOpInPlace(op, [&] {
       input.set(transpose.getInput());
       op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));

@@ -701,6 +701,23 @@ struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
     auto lt = cast<RankedTensorType>(lhs.getType());
     auto rt = cast<RankedTensorType>(rhs.getType());
     Type et = lt.getElementType();
+    // A stack of matrices times one matrix is one matrix product: the
+    // batch dimensions of the lhs become rows.
+    if (lt.getRank() > 2 && rt.getRank() == 2) {
+      int64_t rows = 1;
+      for (int64_t d : lt.getShape().drop_back())
+        rows *= d;
+      auto flatType = RankedTensorType::get({rows, lt.getShape().back()}, et);
+      auto productType =
+          RankedTensorType::get({rows, rt.getShape().back()}, et);
+      Value flat = reshapeTensor(builder, loc, lhs, flatType);
+      Value product =
+          linalg::MatmulOp::create(
+              builder, loc, ValueRange{flat, rhs},
+              filledTensor(builder, loc, productType, builder.getZeroAttr(et)))
+              .getResult(0);
+      return reshapeTensor(builder, loc, product, type);
+    }
     if (lt.getRank() > 2 || rt.getRank() > 2) {
       return batched(builder, loc, lhs, rhs, type);
     }

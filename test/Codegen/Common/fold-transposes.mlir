@@ -43,3 +43,21 @@ func.func @elementwise_consumer(%a: tensor<16x8xf32>) -> tensor<8x16xf32> {
   %0 = tt.exp %t : tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// -----
+
+// A transpose that would move a contraction operand's matrix out of its two
+// innermost dimensions stays (attention's probabilities @ v, with v laid
+// out [seq, batch, d]): the folded map would be (k, b, n), no matrix per
+// batch, and the op would lose its matmul kernel.
+// CHECK-LABEL: func.func @batch_transposed_seq_first
+// CHECK-SAME:    (%[[P:.*]]: tensor<4x8x8xf32>, %[[V:.*]]: tensor<8x4x16xf32>)
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[V]] : tensor<8x4x16xf32>)
+// CHECK-SAME:      permutation = [1, 0, 2]
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      ins(%[[P]], %[[T]] : tensor<4x8x8xf32>, tensor<4x8x16xf32>)
+func.func @batch_transposed_seq_first(%p: tensor<4x8x8xf32>, %v: tensor<8x4x16xf32>) -> tensor<4x8x16xf32> {
+  %vt = tt.transpose %v [1, 0, 2] : tensor<8x4x16xf32> -> tensor<4x8x16xf32>
+  %0 = tt.matmul %p, %vt : (tensor<4x8x8xf32>, tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %0 : tensor<4x8x16xf32>
+}

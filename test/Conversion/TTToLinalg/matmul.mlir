@@ -154,3 +154,19 @@ func.func @matmul_3d_1d(%a: tensor<5x2x3xf32>, %b: tensor<3xf32>) -> tensor<5x2x
   %0 = tt.matmul %a, %b : (tensor<5x2x3xf32>, tensor<3xf32>) -> tensor<5x2xf32>
   return %0 : tensor<5x2xf32>
 }
+
+// -----
+
+// A stack of matrices times one matrix is one linalg.matmul: the lhs's
+// batch dimensions become rows ([2 x 5 x 3] -> [10 x 3]) and the result is
+// reshaped back.
+// CHECK-LABEL: func.func @stack_times_matrix
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x5x3xf32>, %[[B:.*]]: tensor<3x4xf32>)
+// CHECK:         %[[FLAT:.*]] = tensor.expand_shape {{.*}} output_shape [10, 3] : tensor<30xf32> into tensor<10x3xf32>
+// CHECK:         %[[R:.*]] = linalg.matmul ins(%[[FLAT]], %[[B]] : tensor<10x3xf32>, tensor<3x4xf32>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         tensor.expand_shape {{.*}} output_shape [2, 5, 4] : tensor<40xf32> into tensor<2x5x4xf32>
+func.func @stack_times_matrix(%a: tensor<2x5x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x5x4xf32> {
+  %0 = tt.matmul %a, %b : (tensor<2x5x3xf32>, tensor<3x4xf32>) -> tensor<2x5x4xf32>
+  return %0 : tensor<2x5x4xf32>
+}

@@ -584,3 +584,27 @@ func.func @shape_ops_of_splat() -> (tensor<4x3xf32>, tensor<2xf32>) {
   %1 = tt.slice %s starts = [1] sizes = [2] strides = [1] : tensor<3xf32> -> tensor<2xf32>
   return %0, %1 : tensor<4x3xf32>, tensor<2xf32>
 }
+
+// -----
+
+// matmul(x, broadcast_to(w)) of a matrix broadcast along the batch only
+// (torch.export's expand + bmm of a linear layer) reads w itself: matmul
+// broadcasts a matrix over the batch. Not when the broadcast also adds a
+// batch that the other operand lacks (the result would lose it), nor when
+// it broadcasts the matrix dimensions themselves.
+// CHECK-LABEL: func.func @matmul_of_broadcast_matrix
+// CHECK-SAME:    (%[[X:.*]]: tensor<16x8x64xf32>, %[[W:.*]]: tensor<64x32xf32>, %[[Y:.*]]: tensor<8x64xf32>, %[[V:.*]]: tensor<1x32xf32>)
+// CHECK:         %[[B1:.*]] = tt.broadcast_to %[[W]] [16, 64, 32]
+// CHECK:         %[[R0:.*]] = tt.matmul %[[X]], %[[W]] : (tensor<16x8x64xf32>, tensor<64x32xf32>) -> tensor<16x8x32xf32>
+// CHECK:         %[[R1:.*]] = tt.matmul %[[Y]], %[[B1]]
+// CHECK:         %[[B2:.*]] = tt.broadcast_to %[[V]] [16, 64, 32]
+// CHECK:         %[[R2:.*]] = tt.matmul %[[X]], %[[B2]]
+// CHECK:         return %[[R0]], %[[R1]], %[[R2]]
+func.func @matmul_of_broadcast_matrix(%x: tensor<16x8x64xf32>, %w: tensor<64x32xf32>, %y: tensor<8x64xf32>, %v: tensor<1x32xf32>) -> (tensor<16x8x32xf32>, tensor<16x8x32xf32>, tensor<16x8x32xf32>) {
+  %wb = tt.broadcast_to %w [16, 64, 32] : tensor<64x32xf32> -> tensor<16x64x32xf32>
+  %0 = tt.matmul %x, %wb : (tensor<16x8x64xf32>, tensor<16x64x32xf32>) -> tensor<16x8x32xf32>
+  %1 = tt.matmul %y, %wb : (tensor<8x64xf32>, tensor<16x64x32xf32>) -> tensor<16x8x32xf32>
+  %vb = tt.broadcast_to %v [16, 64, 32] : tensor<1x32xf32> -> tensor<16x64x32xf32>
+  %2 = tt.matmul %x, %vb : (tensor<16x8x64xf32>, tensor<16x64x32xf32>) -> tensor<16x8x32xf32>
+  return %0, %1, %2 : tensor<16x8x32xf32>, tensor<16x8x32xf32>, tensor<16x8x32xf32>
+}

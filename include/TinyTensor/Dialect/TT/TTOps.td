@@ -615,6 +615,9 @@ def TT_MatmulOp : TT_Op<"matmul"> {
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
+  // matmul(x, broadcast_to(w)) -> matmul(x, w) when the broadcast only adds
+  // batch dimensions to a matrix (matmul broadcasts them itself).
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//

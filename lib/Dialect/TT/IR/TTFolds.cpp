@@ -499,7 +499,48 @@ struct ComposeReshapes : public OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// matmul(x, broadcast_to(w)) -> matmul(x, w) for a matrix `w` broadcast
+/// along batch dimensions only (as torch.export's expand + bmm of a linear
+/// layer makes): matmul broadcasts a matrix over the other operand's batch
+/// itself, and the broadcast copy of the weights (and a batch of small
+/// matmuls) is not needed. Only when the result type stays the same.
+struct MatmulOfBroadcastMatrix : public OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    for (bool onRhs : {true, false}) {
+      Value operand = onRhs ? op.getRhs() : op.getLhs();
+      auto broadcast = operand.getDefiningOp<BroadcastToOp>();
+      if (!broadcast)
+        continue;
+      auto inType = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
+      auto outType = dyn_cast<RankedTensorType>(broadcast.getType());
+      auto otherType = dyn_cast<RankedTensorType>(
+          (onRhs ? op.getLhs() : op.getRhs()).getType());
+      if (!inType || !outType || !otherType || inType.getRank() != 2 ||
+          outType.getRank() < 3 ||
+          inType.getShape() != outType.getShape().take_back(2))
+        continue;
+      // The other operand must carry the batch, or the result would lose it.
+      if (otherType.getRank() < outType.getRank() ||
+          otherType.getShape().drop_back(2).take_back(outType.getRank() - 2) !=
+              outType.getShape().drop_back(2))
+        continue;
+      Value lhs = onRhs ? op.getLhs() : broadcast.getInput();
+      Value rhs = onRhs ? broadcast.getInput() : op.getRhs();
+      rewriter.replaceOpWithNewOp<MatmulOp>(op, op.getType(), lhs, rhs);
+      return success();
+    }
+    return failure();
+  }
+};
+
 } // namespace
+
+void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<MatmulOfBroadcastMatrix>(context);
+}
 
 void PowOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                         MLIRContext *context) {
