@@ -4,6 +4,9 @@
 # with the sanitised tiny-opt, then fuzzes for a while:
 #
 #   bash scripts/fuzz.sh [SECONDS]          # default 120; 0 skips fuzzing
+#   TT_FUZZ_RUNS=20000 bash scripts/fuzz.sh  # at most that many inputs
+#                                            # (with the fixed seed: the
+#                                            # same inputs on every run)
 #
 # The corpus is seeded from every lit test (split at `// -----`); crashes,
 # sanitizer reports and pipelines that leave invalid IR are written to
@@ -61,8 +64,10 @@ for path in sorted(src.rglob("*.mlir")):
             name = hashlib.sha1(body.encode()).hexdigest()[:16] + ".mlir"
             (dst / name).write_text(body)
 PY
-log "Fuzzing for $SECONDS_TO_FUZZ s"
-"$BUILD/bin/tiny-fuzz" "$CORPUS" -seed="${TT_FUZZ_SEED:-1}" \
+log "Fuzzing for at most $SECONDS_TO_FUZZ s${TT_FUZZ_RUNS:+, $TT_FUZZ_RUNS inputs}"
+RUNS=()
+[[ -n "${TT_FUZZ_RUNS:-}" ]] && RUNS=(-runs="$TT_FUZZ_RUNS")
+"$BUILD/bin/tiny-fuzz" "$CORPUS" -seed="${TT_FUZZ_SEED:-1}" "${RUNS[@]}" \
   -max_total_time="$SECONDS_TO_FUZZ" -max_len=8192 -timeout=20 \
   -rss_limit_mb=6144 -print_final_stats=1 \
   -artifact_prefix="$FINDINGS/" 2>&1 | tail -40
