@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -7,7 +8,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "TINYTENSOR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tinytensor_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "python",
@@ -48,3 +49,12 @@ config.substitutions.insert(
     ("%tt-run",
      "tiny-opt --tt-lower-to-llvm | mlir-runner -O3 -e main -entry-point-result=void "
      "-shared-libs=" + _runtime_libs))
+
+# GPU tests that assemble kernels into cubins need the CUDA toolkit's ptxas
+# (on $PATH, under $CUDA_HOME or /usr/local/cuda); without it they are
+# reported as unsupported, and PTX is still checked.
+_cuda = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+if shutil.which("ptxas") or os.path.exists(os.path.join(_cuda, "bin", "ptxas")):
+    config.available_features.add("ptxas")
+if os.path.exists(os.path.join(_cuda, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("libdevice")

@@ -10,11 +10,16 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include <limits>
 
@@ -171,6 +176,117 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
+/// The CUDA toolkit (ptxas, libdevice): the option, else $CUDA_HOME,
+/// $CUDA_PATH or /usr/local/cuda.
+static std::string cudaToolkit(const tt::LowerToNVVMOptions &options) {
+  if (!options.cudaPath.empty())
+    return options.cudaPath;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *path = std::getenv(var); path && *path)
+      return path;
+  return "/usr/local/cuda";
+}
+
+static bool hasLibdevice(const std::string &toolkit) {
+  return llvm::sys::fs::exists(toolkit + "/nvvm/libdevice/libdevice.10.bc");
+}
+
+void tt::buildTTLowerToNVVMPipeline(OpPassManager &pm,
+                                    const LowerToNVVMOptions &options) {
+  if (options.optimize) {
+    OptimizeOptions optimize;
+    optimize.fusion = options.fusion;
+    buildTTOptimizePipeline(pm, optimize);
+  }
+  pm.addPass(tt::createTTBooleanABI());
+
+  // Blocks and threads on tensors.
+  tt::TTGPUTileAndDistributeOptions distribute;
+  distribute.fuse = options.fusion;
+  distribute.fuseRows = options.fuseRows;
+  distribute.blockReduction = options.blockReduction;
+  distribute.threadsPerBlock = options.threadsPerBlock;
+  pm.addNestedPass<func::FuncOp>(tt::createTTGPUTileAndDistribute(distribute));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Buffers: the caller passes device buffers for arguments and results.
+  pm.addNestedPass<func::FuncOp>(tt::createTTCopyRepeatedResults());
+  pm.addPass(tt::createTTUntieEmptyTensors());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Kernels.
+  pm.addNestedPass<func::FuncOp>(tt::createTTGPUMapToLaunch());
+  pm.addNestedPass<func::FuncOp>(tt::createTTGPUDeviceMemory());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // math.ipowi (integer tt.pow) becomes a helper function, which outlining
+  // copies into the kernels' modules.
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  // The host: streams for the launches, then LLVM.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(tt::createTTEmitCInterface());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  if (options.binary) {
+    // Without libdevice, PTX of kernels that call none of it still works
+    // (and cubins, with ptxas from $PATH); tt-gpu-require-libdevice reports
+    // the others by name.
+    std::string toolkit = cudaToolkit(options);
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = options.format;
+    if (hasLibdevice(toolkit)) {
+      binary.toolkitPath = toolkit;
+    } else {
+      tt::TTGPURequireLibdeviceOptions require;
+      require.searched = toolkit + "/nvvm/libdevice/libdevice.10.bc";
+      pm.addPass(tt::createTTGPURequireLibdevice(require));
+    }
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+  }
+}
+
 void tt::registerTTPipelines() {
   PassPipelineRegistration<OptimizeOptions>(
       "tt-optimize",
@@ -183,4 +299,9 @@ void tt::registerTTPipelines() {
       "vectorise, one-shot bufferise, deallocate, OpenMP, lower to LLVM with "
       "C-interface wrappers)",
       buildTTLowerToLLVMPipeline);
+  PassPipelineRegistration<LowerToNVVMOptions>(
+      "tt-lower-to-nvvm",
+      "tt -> host code in the LLVM dialect launching NVVM kernels, with the "
+      "kernels in gpu.binary (PTX or cubin) for an NVIDIA GPU",
+      buildTTLowerToNVVMPipeline);
 }

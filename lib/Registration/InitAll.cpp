@@ -8,9 +8,12 @@
 #include "TinyTensor/Dialect/TT/TTDialect.h"
 #include "TinyTensor/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::tt::registerTinyTensorDialects(DialectRegistry &registry) {
   registry.insert<TTDialect, tensor::TensorDialect>();
+  // gpu-module-to-binary translates the kernels (GPU, NVVM, LLVM) to LLVM IR.
+  registerAllToLLVMIRTranslations(registry);
 }
 
 void mlir::tt::registerTinyTensorPasses() {

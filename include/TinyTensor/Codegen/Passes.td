@@ -343,4 +343,118 @@ def TTFuseCastsIntoContractions : Pass<"tt-fuse-casts-into-contractions",
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+
+//===----------------------------------------------------------------------===//
+// GPU code generation
+//===----------------------------------------------------------------------===//
+
+def TTGPUTileAndDistribute : Pass<"tt-gpu-tile-and-distribute",
+                                  "func::FuncOp"> {
+  let summary = "Tile linalg ops into GPU blocks and threads, fusing "
+                "producers into the blocks";
+  let description = [{
+    Code generation strategy for NVIDIA GPUs, decided per op by the GPU
+    `KernelConfig` (lib/Codegen/GPU/KernelConfig.cpp). Every root op
+    becomes an `scf.forall` mapped to `#gpu.block<x|y|z>` with its
+    producers fused in (the same fusion sets as the CPU back end); inside a
+    block every op is distributed to threads with `scf.forall`s mapped to
+    `#gpu.thread<x|y|z>`:
+
+    - elementwise ops: one element per thread, consecutive threads on
+      consecutive elements of the innermost loop (coalesced accesses),
+      loops longer than the block walked in chunks of the block;
+    - row reductions (one reduction loop, innermost, at least
+      `min-block-reduction` long): one block per row, each thread
+      reducing a strided slice of the row into its own partial result in
+      workgroup memory, merged by a block-wide reduction (`gpu.all_reduce`,
+      made by `--tt-gpu-map-to-launch`); an elementwise root that
+      consumes row reductions (softmax, layer norm) is tiled one row per
+      block with the reductions fused in, so that a row is read from
+      global memory by one block;
+    - other reductions: one output element per thread;
+    - matmuls: 64x64 output blocks, 4x4 outputs per thread accumulated in
+      registers.
+  }];
+  let options = [
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Fuse producers into the blocks of their consumers">,
+    Option<"fuseRows", "fuse-rows", "bool", /*default=*/"true",
+           "One block per row for an elementwise root consuming row "
+           "reductions, with the reductions fused in">,
+    Option<"blockReduction", "block-reduction", "bool", /*default=*/"true",
+           "Reduce rows with all the threads of a block (otherwise one "
+           "thread per output element)">,
+    Option<"minBlockReduction", "min-block-reduction", "int64_t",
+           /*default=*/"64",
+           "Shortest row reduced by a whole block">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           /*default=*/"256", "Threads per block (a multiple of 32)">,
+    Option<"workgroupMemory", "workgroup-memory", "bool", /*default=*/"true",
+           "Partial results of block reductions in workgroup memory "
+           "(off: default memory, so that the distributed loops can be run "
+           "sequentially by the CPU pipeline to test them)">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def TTGPUMapToLaunch : Pass<"tt-gpu-map-to-launch", "func::FuncOp"> {
+  let summary = "Turn block and thread scf.foralls on buffers into "
+                "gpu.launch";
+  let description = [{
+    After bufferization: every top-level `scf.forall` mapped to
+    `#gpu.block` becomes a `gpu.launch` whose grid is the loop's trip counts
+    and whose block is the largest of the thread `scf.forall`s inside it,
+    which are mapped to thread ids (with a barrier after each,
+    `mapNestedForallToThreadsImpl`). Buffers allocated in a block outside
+    the thread loops are workgroup memory (attributions of the launch);
+    those allocated by a thread are private. A merge of per-thread partial
+    results marked by `--tt-gpu-tile-and-distribute` becomes a
+    `gpu.all_reduce`. A linalg op left on the host (rank 0) runs in a
+    launch of one thread.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def TTGPUDeviceMemory : Pass<"tt-gpu-device-memory", "func::FuncOp"> {
+  let summary = "Host functions allocate and copy device memory";
+  let description = [{
+    In host functions (outside `gpu.launch`): `memref.alloc` and
+    `memref.dealloc` become `gpu.alloc` and `gpu.dealloc`, `memref.copy`
+    becomes `gpu.memcpy`, and a `memref.get_global` read by a kernel is
+    copied to a device buffer first. Every buffer a host function sees is
+    then device memory, as its arguments are (the caller's contract).
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def TTGPURequireLibdevice : Pass<"tt-gpu-require-libdevice", "ModuleOp"> {
+  let summary = "Report kernels that need libdevice when it is missing";
+  let description = [{
+    Kernels call CUDA's libdevice (`__nv_expf`, `__nv_tanh`, ...) for math
+    functions; `gpu-module-to-binary` links it from the CUDA toolkit. When
+    `tt-lower-to-nvvm` finds no toolkit with libdevice it runs this pass,
+    which reports every kernel module that calls one, naming the function,
+    instead of producing PTX that the driver cannot load.
+  }];
+  let options = [
+    Option<"searched", "searched", "std::string", /*default=*/"\"\"",
+           "Where libdevice was looked for (for the message)">,
+  ];
+}
+
 #endif // TINYTENSOR_CODEGEN_PASSES_TD

@@ -121,6 +121,59 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init(false)};
 };
 
+/// Options of `tt-lower-to-nvvm`.
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run tt-optimize first (the input is tt; off: the "
+                     "input is already linalg on tensors)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> fusion{
+      *this, "fusion",
+      llvm::cl::desc("Elementwise fusion, and producers fused into their "
+                     "consumers' blocks"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseRows{
+      *this, "fuse-rows",
+      llvm::cl::desc("One block per row for an elementwise op consuming row "
+                     "reductions (softmax, layer norm), reductions fused in"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> blockReduction{
+      *this, "block-reduction",
+      llvm::cl::desc("Reduce long rows with every thread of a block "
+                     "(gpu.all_reduce); off: one thread per output"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("Threads per block (a multiple of 32)"),
+      llvm::cl::init(256)};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_90: H100, H200)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (the PTX ISA version)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimisation level of the NVPTX back end (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel binaries: isa (PTX), bin (cubin, through the "
+                     "CUDA toolkit's ptxas), fatbin, offload (LLVM IR)"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit (ptxas and libdevice); empty: "
+                     "$CUDA_HOME, $CUDA_PATH, /usr/local/cuda"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> binary{
+      *this, "binary",
+      llvm::cl::desc("Serialise the GPU modules (gpu-module-to-binary); "
+                     "off: stop at the NVVM dialect"),
+      llvm::cl::init(true)};
+};
+
 /// tt -> optimised linalg on tensors: canonicalise, CSE, convert, fuse.
 void buildTTOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options);
 
@@ -131,7 +184,15 @@ void buildTTOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options);
 void buildTTLowerToLLVMPipeline(OpPassManager &pm,
                                 const LowerToLLVMOptions &options);
 
-/// Registers `tt-optimize` and `tt-lower-to-llvm` with the pass registry.
+/// tt (or optimised linalg) -> host code in the LLVM dialect that launches
+/// NVVM kernels: blocks and threads (tt-gpu-tile-and-distribute), one-shot
+/// bufferisation, gpu.launch (tt-gpu-map-to-launch), device memory on the
+/// host side, kernel outlining, NVVM, and gpu.binary with PTX or cubin.
+void buildTTLowerToNVVMPipeline(OpPassManager &pm,
+                                const LowerToNVVMOptions &options);
+
+/// Registers `tt-optimize`, `tt-lower-to-llvm` and `tt-lower-to-nvvm` with
+/// the pass registry.
 void registerTTPipelines();
 
 } // namespace tt

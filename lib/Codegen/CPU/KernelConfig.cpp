@@ -155,40 +155,6 @@ SmallVector<int64_t> splitOuterLoop(ArrayRef<int64_t> ranges,
 // Matching
 //===----------------------------------------------------------------------===//
 
-std::optional<MatmulDims> tt::getMatmulDims(linalg::LinalgOp op) {
-  unsigned n = op.getNumLoops();
-  if (n < 3 || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 1 ||
-      op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
-    return std::nullopt;
-  MLIRContext *ctx = op.getContext();
-  AffineMap out = op.getIndexingMapsArray()[2];
-  if (out != AffineMap::getMultiDimIdentityMap(n, ctx).getMajorSubMap(n - 1))
-    return std::nullopt;
-  MatmulDims dims;
-  dims.m = n - 3;
-  dims.n = n - 2;
-  dims.k = n - 1;
-  for (unsigned d = 0; d < n - 3; ++d)
-    dims.batch.push_back(d);
-  // A is [..., m, k] and B is [..., k, n]; batch dimensions may broadcast.
-  auto endsWith = [&](AffineMap map, unsigned row, unsigned col) {
-    unsigned r = map.getNumResults();
-    return r >= 2 && map.getResult(r - 2) == getAffineDimExpr(row, ctx) &&
-           map.getResult(r - 1) == getAffineDimExpr(col, ctx);
-  };
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!endsWith(maps[0], dims.m, dims.k))
-    return std::nullopt;
-  if (endsWith(maps[1], dims.n, dims.k))
-    dims.transposedB = true;
-  else if (!endsWith(maps[1], dims.k, dims.n))
-    return std::nullopt;
-  if (!maps[0].isProjectedPermutation() || !maps[1].isProjectedPermutation())
-    return std::nullopt;
-  return dims;
-}
-
 //===----------------------------------------------------------------------===//
 // Strategies
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,7 @@
 #ifndef TINYTENSOR_LIB_CODEGEN_CPU_KERNELCONFIG_H
 #define TINYTENSOR_LIB_CODEGEN_CPU_KERNELCONFIG_H
 
+#include "../Common/TileAndFuseUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -88,18 +89,6 @@ struct KernelConfig {
   /// (partial reduction tiling; one vector register per accumulator).
   int64_t laneReduction = 0;
 };
-
-/// The loop positions (batch..., m, n, k) of a matmul-shaped op, if `op` is
-/// one: two inputs and one init, exactly one reduction loop (the last), an
-/// output indexed by every parallel loop in order, A read as [.., m, k] and
-/// B as [.., k, n] (row-major, so a row of B is contiguous) or, with
-/// `transposedB`, as [.., n, k].
-struct MatmulDims {
-  SmallVector<unsigned> batch;
-  unsigned m, n, k;
-  bool transposedB = false;
-};
-std::optional<MatmulDims> getMatmulDims(linalg::LinalgOp op);
 
 /// The loop sizes of `op`, with dynamic ones replaced by a static upper
 /// bound (a block of a loop that its tile does not divide:

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Common/LinalgUtils.h"
+#include "../Common/TileAndFuseUtils.h"
 #include "KernelConfig.h"
 #include "TinyTensor/Codegen/Passes.h"
 
@@ -36,91 +37,6 @@ namespace {
 
 /// Marks the scf.for loops of register tiles, to be peeled.
 constexpr llvm::StringLiteral kPeelMarker = "tt.peel";
-
-/// True if `value` is computed from `iv` inside `scope`.
-bool dependsOn(Value value, Value iv, Operation *scope) {
-  SmallVector<Value> worklist = {value};
-  llvm::SmallPtrSet<Value, 8> seen;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (v == iv)
-      return true;
-    if (!seen.insert(v).second)
-      continue;
-    Operation *def = v.getDefiningOp();
-    if (def && scope->isProperAncestor(def))
-      llvm::append_range(worklist, def->getOperands());
-  }
-  return false;
-}
-
-/// The ops that may be fused into the blocks of `root`: the linalg
-/// producers (transitively) all of whose users are in the set, found as a
-/// fixpoint so that the order of operands does not matter (a layer norm's
-/// mean feeds both the variance and the normalisation; the difference
-/// x - mean feeds both the variance and the output). Matmuls are never
-/// pulled into another op's blocks, except `epilogueOf`, the matmul whose
-/// blocks the root (its epilogue) has taken: anywhere else a matmul would
-/// lose its own blocking and read its weights once per block.
-llvm::SmallPtrSet<Operation *, 16> fusionCluster(linalg::LinalgOp root,
-                                                 Operation *epilogueOf) {
-  llvm::SmallPtrSet<Operation *, 16> cluster = {root};
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    SmallVector<Operation *> members(cluster.begin(), cluster.end());
-    for (Operation *member : members) {
-      for (Value operand : member->getOperands()) {
-        auto producer = operand.getDefiningOp<linalg::LinalgOp>();
-        if (!producer || cluster.contains(producer) ||
-            producer->getBlock() != root->getBlock() ||
-            (producer != epilogueOf && getMatmulDims(producer)))
-          continue;
-        if (llvm::all_of(producer->getUsers(), [&](Operation *user) {
-              return cluster.contains(user);
-            })) {
-          cluster.insert(producer);
-          changed = true;
-        }
-      }
-    }
-  }
-  return cluster;
-}
-
-/// A producer of the `cluster` is fused into the block loop only if every
-/// block needs its own slice of it: the slice moves with every loop that has
-/// more than one iteration. Otherwise each block would recompute the same
-/// values, as a layer norm fused into a matmul's operand would be for every
-/// column block.
-std::optional<scf::SCFTileAndFuseOptions::ControlFnResult>
-shouldFuse(tensor::ExtractSliceOp slice, OpResult producer,
-           const llvm::SmallPtrSetImpl<Operation *> &cluster) {
-  auto loop = slice->getParentOfType<scf::ForallOp>();
-  if (!loop || !cluster.contains(producer.getOwner()))
-    return std::nullopt;
-  for (auto [iv, lb, ub, step] :
-       llvm::zip(loop.getInductionVars(), loop.getMixedLowerBound(),
-                 loop.getMixedUpperBound(), loop.getMixedStep())) {
-    std::optional<int64_t> l = getConstantIntValue(lb),
-                           u = getConstantIntValue(ub),
-                           s = getConstantIntValue(step);
-    if (l && u && s && *u - *l <= *s)
-      continue; // a single iteration
-    Value inductionVar = iv;
-    bool moves = llvm::any_of(slice.getOffsets(), [&](Value offset) {
-      return dependsOn(offset, inductionVar, loop);
-    });
-    if (!moves)
-      return std::nullopt;
-  }
-  return scf::SCFTileAndFuseOptions::ControlFnResult{};
-}
-
-SmallVector<OpFoldResult> asIndexAttrs(OpBuilder &b, ArrayRef<int64_t> v) {
-  return llvm::map_to_vector(
-      v, [&](int64_t x) -> OpFoldResult { return b.getIndexAttr(x); });
-}
 
 /// The level-1 tiles of a root: its own, or for an elementwise op that
 /// consumes a matmul through an identity map (a bias or activation
@@ -286,29 +202,6 @@ struct CPUTileAndFusePass
     return success();
   }
 
-  /// Replaces `op` by the results of its tile-and-fuse `result` and erases
-  /// it and the fused producers (all of whose users were in the fusion
-  /// set), which are left with only the slices fusion read them through,
-  /// dead now. The erased ops are added to `erased`.
-  static void replaceFused(RewriterBase &rewriter, Operation *op,
-                           const scf::SCFTileAndFuseResult &result,
-                           llvm::SmallPtrSetImpl<Operation *> &erased) {
-    for (OpResult res : op->getResults())
-      if (Value replacement = result.replacements.lookup(res))
-        rewriter.replaceAllUsesWith(res, replacement);
-    erased.insert(op);
-    rewriter.eraseOp(op);
-    for (Operation *producer : result.fusedProducers) {
-      for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
-        if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
-          rewriter.eraseOp(user);
-      if (producer->use_empty()) {
-        erased.insert(producer);
-        rewriter.eraseOp(producer);
-      }
-    }
-  }
-
   LogicalResult tileLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                           const CPUTarget &target,
                           llvm::SmallPtrSetImpl<Operation *> &fused) {
@@ -430,70 +323,6 @@ struct CPUTileAndFusePass
     for (LoopLikeOpInterface loop : result->loops)
       loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
     replaceFused(rewriter, op, *result, fused);
-    return success();
-  }
-
-  /// Tiles `op` with scf.for loops by `sizes` (0: not tiled) and fuses
-  /// into them the producers in `fusable`.
-  static FailureOr<scf::SCFTileAndFuseResult>
-  tileAndFuseSet(RewriterBase &rewriter, linalg::LinalgOp op,
-                 ArrayRef<int64_t> sizes,
-                 const llvm::SmallPtrSetImpl<Operation *> &fusable) {
-    rewriter.setInsertionPoint(op);
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
-    scf::SCFTileAndFuseOptions options;
-    options.setTilingOptions(tiling);
-    options.setFusionControlFn(
-        [&](tensor::ExtractSliceOp, OpResult producer, bool)
-            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (!fusable.contains(producer.getOwner()))
-            return std::nullopt;
-          return scf::SCFTileAndFuseOptions::ControlFnResult{};
-        });
-    return scf::tileConsumerAndFuseProducersUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
-  }
-
-  /// A reduction that is one tile (a row of a row-by-row layer norm) makes
-  /// no loop to fuse into: its elementwise `producers` are merged into its
-  /// body instead (`linalg::fuseElementwiseOps`), and added to `fused`.
-  static LogicalResult
-  fuseIntoReduction(RewriterBase &rewriter, linalg::LinalgOp op,
-                    const llvm::SmallPtrSetImpl<Operation *> &producers,
-                    llvm::SmallPtrSetImpl<Operation *> &fused) {
-    rewriter.setInsertionPoint(op);
-    FailureOr<linalg::GenericOp> generic =
-        isa<linalg::GenericOp>(op.getOperation())
-            ? FailureOr<linalg::GenericOp>(cast<linalg::GenericOp>(op))
-            : linalg::generalizeNamedOp(rewriter, op);
-    if (failed(generic))
-      return success(); // left as it is, reading its producers' buffers
-    Operation *current = *generic;
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (OpOperand &operand : current->getOpOperands()) {
-        Operation *producer = operand.get().getDefiningOp();
-        if (!producer || !producers.contains(producer) ||
-            !linalg::areElementwiseOpsFusable(&operand))
-          continue;
-        FailureOr<linalg::ElementwiseOpFusionResult> result =
-            linalg::fuseElementwiseOps(rewriter, &operand);
-        if (failed(result))
-          continue;
-        for (OpResult res : current->getResults())
-          rewriter.replaceAllUsesWith(res, result->replacements.lookup(res));
-        rewriter.eraseOp(current);
-        if (producer->use_empty()) {
-          fused.insert(producer);
-          rewriter.eraseOp(producer);
-        }
-        current = result->fusedOp;
-        changed = true;
-        break;
-      }
-    }
     return success();
   }
 
