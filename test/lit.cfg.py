@@ -12,7 +12,8 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tinytensor_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "python",
-                   "tinytensor-capi-test.c"]
+                   "tinytensor-capi-test.c", "cuda-runtime-test.c",
+                   "fake-cuda-driver.c"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))
@@ -26,7 +27,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tinytensor_tools_dir, config.llvm_tools_dir]
-tools = ["tiny-opt", "tinytensor-capi-test",
+tools = ["tiny-opt", "tinytensor-capi-test", "tinytensor-cuda-runtime-test",
          ToolSubst("mlir-runner", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -58,3 +59,7 @@ if shutil.which("ptxas") or os.path.exists(os.path.join(_cuda, "bin", "ptxas")):
     config.available_features.add("ptxas")
 if os.path.exists(os.path.join(_cuda, "nvvm", "libdevice", "libdevice.10.bc")):
     config.available_features.add("libdevice")
+
+# A fake CUDA driver on host memory (test/Runtime/fake-cuda-driver.c).
+config.substitutions.append(
+    ("%fake_cuda", os.path.join(config.tinytensor_obj_root, "lib", "libtinytensor-fake-cuda.so")))
