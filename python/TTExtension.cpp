@@ -9,6 +9,7 @@
 #include "TTBufferCache.h"
 #include "TTJit.h"
 #include "TinyTensor-c/Dialects.h"
+#include "TinyTensor/AOT/AOT.h"
 
 #include "mlir-c/IR.h"
 #include "mlir/Bindings/Python/Nanobind.h"
@@ -308,6 +309,48 @@ NB_MODULE(_ttDialects, m) {
          "without holding the GIL; returns [(pass, seconds)] summed per "
          "pass. Raises ValueError if the pipeline does not parse and "
          "RuntimeError with the diagnostics if a pass fails.");
+
+  tt.def(
+      "aot_export",
+      [](MlirModule module, const std::string &target,
+         const std::string &output, const std::string &header,
+         const std::string &manifest, const std::string &pipelineOptions,
+         const std::string &cpu, const std::string &features, int optLevel,
+         const std::string &runtime) {
+        mlir::tt::AOTOptions options;
+        options.target = target;
+        options.output = output;
+        options.header = header;
+        options.manifest = manifest;
+        options.pipelineOptions = pipelineOptions;
+        options.cpu = cpu;
+        options.features = features;
+        options.optLevel = optLevel;
+        options.runtimeLibrary =
+            runtime.empty() ? TT_DEFAULT_CUDA_RUNTIME : runtime;
+        // The module is lowered in place: work on a copy.
+        mlir::OwningOpRef<mlir::ModuleOp> copy = unwrap(module).clone();
+        std::string error;
+        bool ok;
+        {
+          nb::gil_scoped_release unlocked;
+          ok = mlir::tt::exportSharedLibrary(*copy, options, error);
+        }
+        if (!ok)
+          throw std::runtime_error(error);
+      },
+      nb::arg("module"), nb::arg("target"), nb::arg("output"),
+      nb::arg("header") = "", nb::arg("manifest") = "",
+      nb::arg("pipeline_options") = "", nb::arg("cpu") = "host",
+      nb::arg("features") = "", nb::arg("opt_level") = 3,
+      nb::arg("runtime") = "",
+      "Compiles `module` (tt, not modified) into the shared library "
+      "`output` with a C entry point per public function (tiny-aot); "
+      "RuntimeError with the diagnostics on failure.");
+  tt.def(
+      "cuda_runtime_library",
+      [] { return std::string(TT_DEFAULT_CUDA_RUNTIME); },
+      "The path of libTinyTensorCudaRuntime.so in this build.");
 
   nb::class_<Runner>(tt, "Runner",
                      "A compiled function's packed C interface, called "

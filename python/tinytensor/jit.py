@@ -157,6 +157,10 @@ def _argument_array(value, label):
     if isinstance(value, np.ndarray):
         TensorType.of(value, label)  # raises for unsupported dtypes, empty
         return value
+    if type(value).__name__ == "DeviceArray":
+        from .cuda import DeviceArray
+        if isinstance(value, DeviceArray):
+            return value
     if isinstance(value, Tracer):
         raise TypeError(f"{label} is a traced value outside of a trace")
     return None
@@ -195,7 +199,7 @@ class Compiled:
 
     def __init__(self, fn, build, arg_types: Sequence[TensorType],
                  scope: Sequence[np.ndarray], name: str = _ENTRY,
-                 owner=None, key=None):
+                 owner=None, key=None, trace_only=False):
         self._build = build
         self._owner = owner
         self._key = key
@@ -216,37 +220,50 @@ class Compiled:
             self.module = compiler.clone(module)
             self.timings["trace"] = clock() - start
             start = clock()
-            entry = None
-            if cache.enabled():
-                entry = cache.key("object", self.name, str(module),
-                                  compiler.optimize_pipeline(),
-                                  compiler.lowering_pipeline(),
-                                  str(runtime.OPT_LEVEL))
-                objects = cache.load(entry)
+            if trace_only:
+                self.cached = False
+                self._executable = None
+            elif getattr(owner, "target", "cpu") == "cuda":
+                from .cuda import CudaExecutable
+                self.cached = False
+                self._executable = CudaExecutable(
+                    compiler.clone(module), self.name,
+                    self.input_types + [TensorType.of(a, "captured array")
+                                        for a in self._captured],
+                    self._result_types)
+                self.timings["tt-lower-to-nvvm"] = clock() - start
             else:
-                objects = None
-            self.cached = objects is not None
-            if self.cached:
-                self.timings["cache"] = clock() - start
-            else:
-                compiler.optimize(module, self.timings)
-                self._optimized = compiler.clone(module)
-                self.timings["tt-optimize"] = clock() - start
-                start = clock()
-                compiler.lower_optimized_to_llvm(module, self.timings)
-                self._lowered = module
-                self.timings["tt-lower-to-llvm"] = clock() - start
-                start = clock()
-                objects = runtime.compile_objects(module)
-                if entry is not None:
-                    cache.store(entry, objects)
-            self._executable = Executable(
-                objects, self.name,
-                self.input_types + [TensorType.of(a, "captured array")
-                                    for a in self._captured],
-                self._result_types)
-            if not self.cached:
-                self.timings["llvm"] = clock() - start
+                entry = None
+                if cache.enabled():
+                    entry = cache.key("object", self.name, str(module),
+                                      compiler.optimize_pipeline(),
+                                      compiler.lowering_pipeline(),
+                                      str(runtime.OPT_LEVEL))
+                    objects = cache.load(entry)
+                else:
+                    objects = None
+                self.cached = objects is not None
+                if self.cached:
+                    self.timings["cache"] = clock() - start
+                else:
+                    compiler.optimize(module, self.timings)
+                    self._optimized = compiler.clone(module)
+                    self.timings["tt-optimize"] = clock() - start
+                    start = clock()
+                    compiler.lower_optimized_to_llvm(module, self.timings)
+                    self._lowered = module
+                    self.timings["tt-lower-to-llvm"] = clock() - start
+                    start = clock()
+                    objects = runtime.compile_objects(module)
+                    if entry is not None:
+                        cache.store(entry, objects)
+                self._executable = Executable(
+                    objects, self.name,
+                    self.input_types + [TensorType.of(a, "captured array")
+                                        for a in self._captured],
+                    self._result_types)
+                if not self.cached:
+                    self.timings["llvm"] = clock() - start
         self._context = context
         # Where each captured array is found in the scope: those are read
         # afresh at each call (the closure or global may be rebound to a new
@@ -410,15 +427,20 @@ class JitFunction:
 
     def __init__(self, fn, *, static_argnums=(), static_argnames=(),
                  name: str = _ENTRY, cache_size: int = DEFAULT_CACHE_SIZE,
-                 check_indices: bool = True):
+                 check_indices: bool = True, target: str = "cpu"):
         if not callable(fn):
             raise TypeError(f"jit expects a function, got {type(fn).__name__}")
         if not isinstance(cache_size, int) or cache_size < 1:
             raise ValueError(f"cache_size must be a positive integer, got "
                              f"{cache_size!r}")
         functools.update_wrapper(self, fn)
+        if target not in ("cpu", "cuda"):
+            raise ValueError(f"target must be 'cpu' or 'cuda', got {target!r}")
         self.fn = fn
         self.name = name
+        #: "cpu" (tt-lower-to-llvm, run in this process) or "cuda"
+        #: (tt-lower-to-nvvm, see tinytensor.cuda).
+        self.target = target
         self.cache_size = cache_size
         #: Traced gather indices are bounds-checked at every call.
         self.check_indices = bool(check_indices)
@@ -547,6 +569,17 @@ class JitFunction:
             return args, kwargs
         return build
 
+    def trace(self, *args, **kwargs) -> Compiled:
+        """The specialisation for these arguments traced but not compiled:
+        its `module` is the tt module (for tinytensor.aot.export)."""
+        call = self._arguments(args, kwargs)
+        scope = _scope_arrays(self.fn)
+        if call.labels is None:
+            call.labels = self._labels_simple()
+        types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
+        return Compiled(self.fn, self._builder(call), types_, scope,
+                        self.name, owner=self, trace_only=True)
+
     # -- the cache -------------------------------------------------------------
     def compile(self, *args, **kwargs) -> Compiled:
         """The compiled specialisation for these arguments."""
@@ -661,7 +694,7 @@ _ARGUMENT_DTYPES = frozenset(np.dtype(d) for d in ARGUMENT_DTYPES)
 
 
 def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
-        cache_size=DEFAULT_CACHE_SIZE, check_indices=True):
+        cache_size=DEFAULT_CACHE_SIZE, check_indices=True, target="cpu"):
     """Compiles a NumPy function on first call per argument types:
     `jit(f)`, `@jit`, or `@jit(static_argnames=("n_head",))`.
 
@@ -672,12 +705,16 @@ def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
     `check_indices=False` drops the run-time bounds check of traced
     integer-array indices (two reductions over the indices per gather);
     out-of-range indices are then clamped instead of raising IndexError.
+    `target="cuda"` compiles for an NVIDIA GPU (tt-lower-to-nvvm): NumPy
+    inputs are copied to the device for each call, `tinytensor.DeviceArray`
+    inputs (from `tinytensor.device_put`) are read where they are, results
+    come back as NumPy arrays; see tinytensor.cuda.
     """
     def wrap(f):
         return JitFunction(f, static_argnums=static_argnums,
                            static_argnames=static_argnames, name=name,
                            cache_size=cache_size,
-                           check_indices=check_indices)
+                           check_indices=check_indices, target=target)
     if fn is None:
         return wrap
     return wrap(fn)

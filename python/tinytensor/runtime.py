@@ -118,6 +118,10 @@ class Executable:
     def _convert(self, arrays):
         """The inputs in the compiled dtypes, C-contiguous."""
         for array, t in zip(arrays, self.inputs):
+            if type(array).__name__ == "DeviceArray":
+                raise TypeError("a DeviceArray is in GPU memory: pass it to "
+                                "a function jitted with target='cuda', or "
+                                "call .numpy() first")
             if not isinstance(array, np.ndarray) or array.shape != t.shape:
                 raise TypeError(f"an input has shape "
                                 f"{getattr(array, 'shape', None)}, the "
