@@ -12,6 +12,10 @@ library with one C entry point, `int <name>(const T *arg0, ..., T
 *result0, ...)`, over dense row-major arrays (device memory for CUDA). The
 library needs only libTinyTensorCudaRuntime.so (copied beside it) and the
 CUDA driver for CUDA, libomp for CPU code with threads.
+
+Arrays the function reads from its scope (globals, closures) are baked into
+the library as constants. Gather indices are not bounds-checked (an
+out-of-range index is clamped), as the C entry points have no exceptions.
 """
 
 from typing import Optional
@@ -37,11 +41,8 @@ def export(fn, *args, path: str, name: Optional[str] = None,
         raise ValueError(f"the entry point's name must be a C identifier "
                          f"other than main, got {entry!r}: pass name=")
     traced = JitFunction(fn, static_argnums=static_argnums,
-                         static_argnames=static_argnames,
-                         name=entry).trace(*args, **kwargs)
-    if traced._captured:
-        raise ValueError(f"{entry} reads arrays from its scope (globals or "
-                         f"a closure); pass them as arguments to export it")
+                         static_argnames=static_argnames, name=entry,
+                         check_indices=False).trace(*args, **kwargs)
     tt.aot_export(traced.module, target, path, header=header,
                   manifest=manifest, pipeline_options=pipeline_options,
                   cpu=cpu, features=features)

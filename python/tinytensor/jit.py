@@ -201,6 +201,7 @@ class Compiled:
                  scope: Sequence[np.ndarray], name: str = _ENTRY,
                  owner=None, key=None, trace_only=False):
         self._build = build
+        self._embed_arrays = trace_only
         self._owner = owner
         self._key = key
         self.name = name
@@ -306,6 +307,7 @@ class Compiled:
             block = fop.add_entry_block()
         trace = TraceContext(context, block)
         trace.check_indices = getattr(self._owner, "check_indices", True)
+        trace.embed_arrays = self._embed_arrays
         try:
             with trace, ir.InsertionPoint(block):
                 args = [Tracer(a) for a in block.arguments]

@@ -50,6 +50,9 @@ class TraceContext:
         self._captured_ids: Dict[int, "Tracer"] = {}
         #: Whether traced indices are bounds-checked at run time.
         self.check_indices = True
+        #: Concrete arrays (globals, closures, arrays made while tracing)
+        #: become constants instead of trailing arguments (for export).
+        self.embed_arrays = False
         #: Run-time checks: (scalar tracers, check) pairs; the tracers
         #: become extra results of the compiled function and after every
         #: call `check(*values)` raises if they show an error.
@@ -68,8 +71,9 @@ class TraceContext:
         one per distinct array object."""
         key = id(array)
         if key not in self._captured_ids:
-            if array.dtype not in SUPPORTED_DTYPES:
-                return self.constant(array)
+            if array.dtype not in SUPPORTED_DTYPES or self.embed_arrays:
+                self._captured_ids[key] = Tracer(self.builder.constant(array))
+                return self._captured_ids[key]
             from .builder import tensor_type
             arg = self.block.add_argument(
                 tensor_type(array.shape, array.dtype), user_location())
