@@ -228,7 +228,9 @@ void tt::buildTTLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 
   // Kernels.
-  pm.addNestedPass<func::FuncOp>(tt::createTTGPUMapToLaunch());
+  tt::TTGPUMapToLaunchOptions launch;
+  launch.sharedMemoryMatmul = options.sharedMemoryMatmul;
+  pm.addNestedPass<func::FuncOp>(tt::createTTGPUMapToLaunch(launch));
   pm.addNestedPass<func::FuncOp>(tt::createTTGPUDeviceMemory());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
@@ -245,6 +247,7 @@ void tt::buildTTLowerToNVVMPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(tt::createTTGPUAlignWorkgroupMemory());
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());

@@ -416,9 +416,17 @@ def TTGPUMapToLaunch : Pass<"tt-gpu-map-to-launch", "func::FuncOp"> {
     the thread loops are workgroup memory (attributions of the launch);
     those allocated by a thread are private. A merge of per-thread partial
     results marked by `--tt-gpu-tile-and-distribute` becomes a
-    `gpu.all_reduce`. A linalg op left on the host (rank 0) runs in a
-    launch of one thread.
+    `gpu.all_reduce`. A thread's register tile of a matmul reads the
+    block's operands through workgroup memory, K in steps of 16 copied by
+    all the block's threads between barriers (`shared-memory-matmul`). A
+    linalg op left on the host (rank 0) runs in a launch of one thread.
   }];
+  let options = [
+    Option<"sharedMemoryMatmul", "shared-memory-matmul", "bool",
+           /*default=*/"true",
+           "Stage matmul operands through workgroup memory (off: each "
+           "thread reads them from global memory)">,
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::gpu::GPUDialect",
@@ -454,6 +462,22 @@ def TTGPURequireLibdevice : Pass<"tt-gpu-require-libdevice", "ModuleOp"> {
   let options = [
     Option<"searched", "searched", "std::string", /*default=*/"\"\"",
            "Where libdevice was looked for (for the message)">,
+  ];
+}
+
+def TTGPUAlignWorkgroupMemory : Pass<"tt-gpu-align-workgroup-memory",
+                                     "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align kernels' workgroup buffers for vector loads";
+  let description = [{
+    Every workgroup attribution of a `gpu.func` gets `llvm.align =
+    alignment` (16 by default): the NVPTX back end merges loads of
+    neighbouring elements (a matmul thread reading four of B's columns from
+    shared memory) into one `ld.shared.v4`, which needs the buffer aligned
+    to 16 bytes; without the attribute the buffer is aligned to its element.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Alignment in bytes">,
   ];
 }
 

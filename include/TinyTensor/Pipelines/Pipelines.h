@@ -143,6 +143,10 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Reduce long rows with every thread of a block "
                      "(gpu.all_reduce); off: one thread per output"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> sharedMemoryMatmul{
+      *this, "shared-memory-matmul",
+      llvm::cl::desc("Stage matmul operands through workgroup memory"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> threadsPerBlock{
       *this, "threads-per-block",
       llvm::cl::desc("Threads per block (a multiple of 32)"),

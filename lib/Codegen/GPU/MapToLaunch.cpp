@@ -26,6 +26,9 @@ using namespace mlir;
 namespace {
 
 constexpr llvm::StringLiteral kBlockReduceMarker = "tt.gpu.block_reduce";
+constexpr llvm::StringLiteral kMatmulTileMarker = "tt.gpu.matmul_tile";
+/// The step of K through workgroup memory in a staged matmul.
+constexpr int64_t kStageK = 16;
 /// What a block may allocate without opting in to more (the static limit
 /// of every NVIDIA GPU since Volta).
 constexpr int64_t kWorkgroupBytes = 48 * 1024;
@@ -132,6 +135,8 @@ void walkHost(func::FuncOp func, llvm::function_ref<void(Operation *)> fn) {
 
 struct GPUMapToLaunchPass
     : public tt::impl::TTGPUMapToLaunchBase<GPUMapToLaunchPass> {
+  using TTGPUMapToLaunchBase::TTGPUMapToLaunchBase;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     IRRewriter rewriter(&getContext());
@@ -375,6 +380,16 @@ struct GPUMapToLaunchPass
     for (linalg::LinalgOp merge : merges)
       if (failed(allReduce(rewriter, merge, launch, blockDims)))
         return failure();
+    SmallVector<linalg::GenericOp> tiles;
+    launch.walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(kMatmulTileMarker))
+        tiles.push_back(op);
+    });
+    for (linalg::GenericOp tile : tiles) {
+      tile->removeAttr(kMatmulTileMarker);
+      if (sharedMemoryMatmul)
+        stageThroughWorkgroupMemory(rewriter, tile, launch, blockDims);
+    }
     // Copies between views (what bufferization makes of inserted slices)
     // become loops: a kernel has no memrefCopy to call.
     SmallVector<memref::CopyOp> copies;
@@ -387,6 +402,141 @@ struct GPUMapToLaunchPass
       rewriter.eraseOp(copy);
     }
     return success();
+  }
+
+  /// A thread's matmul tile C[TM, TN] += A[TM, K] B[K, TN], reading the
+  /// block's A[BM, K] and B[K, BN] from global memory, becomes a loop over
+  /// K in steps of kStageK: the block's threads copy the step's A (as
+  /// A^T, rows padded by 4 against bank conflicts) and B into workgroup
+  /// memory between barriers, and each thread reads its tile from there.
+  /// Done only where it is safe: every thread of the launch runs the tile
+  /// (it is not under a condition) and every copy divides evenly.
+  static void stageThroughWorkgroupMemory(RewriterBase &rewriter,
+                                          linalg::GenericOp op,
+                                          gpu::LaunchOp launch,
+                                          ArrayRef<int64_t> blockDims) {
+    if (op->getBlock() != &launch.getBody().front() || op.getNumLoops() != 3 ||
+        op.getNumDpsInputs() != 2 || blockDims[2] != 1)
+      return;
+    MLIRContext *ctx = op.getContext();
+    AffineExpr k = getAffineDimExpr(0, ctx), m = getAffineDimExpr(1, ctx),
+               n = getAffineDimExpr(2, ctx);
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
+        maps[1] != AffineMap::get(3, 0, {k, n}, ctx) ||
+        maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
+      return;
+    auto aTile = op.getDpsInputs()[0].getDefiningOp<memref::SubViewOp>();
+    auto bTile = op.getDpsInputs()[1].getDefiningOp<memref::SubViewOp>();
+    if (!aTile || !bTile)
+      return;
+    auto aType = cast<MemRefType>(aTile.getSource().getType());
+    auto bType = cast<MemRefType>(bTile.getSource().getType());
+    auto tileType = cast<MemRefType>(op.getDpsInits()[0].getType());
+    if (!aType.hasStaticShape() || !bType.hasStaticShape() ||
+        !tileType.hasStaticShape() || aType.getRank() != 2 ||
+        bType.getRank() != 2)
+      return;
+    int64_t bm = aType.getDimSize(0), kDim = aType.getDimSize(1),
+            bn = bType.getDimSize(1), threads = blockDims[0] * blockDims[1];
+    int64_t tm = tileType.getDimSize(0), tn = tileType.getDimSize(1);
+    Type element = aType.getElementType();
+    // The operands must be the block's own (what its threads' tiles
+    // cover), not a larger buffer.
+    if (bm != tm * blockDims[1] || bn != tn * blockDims[0] ||
+        bType.getDimSize(0) != kDim || kDim % kStageK != 0 ||
+        (bm * kStageK) % threads != 0 || (kStageK * bn) % threads != 0 ||
+        element != bType.getElementType() ||
+        element != tileType.getElementType())
+      return;
+    // Thread offsets of the tile within the block: A rows, B columns.
+    SmallVector<OpFoldResult> aOffsets = aTile.getMixedOffsets(),
+                              bOffsets = bTile.getMixedOffsets();
+    if (!isConstantIntValue(aOffsets[1], 0) ||
+        !isConstantIntValue(bOffsets[0], 0))
+      return;
+
+    Location loc = op.getLoc();
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    constexpr int64_t kPad = 4;
+    Value aShared = launch.addWorkgroupAttribution(
+        MemRefType::get({kStageK, bm + kPad}, element, AffineMap(), workgroup),
+        loc);
+    Value bShared = launch.addWorkgroupAttribution(
+        MemRefType::get({kStageK, bn}, element, AffineMap(), workgroup), loc);
+
+    rewriter.setInsertionPoint(op);
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    gpu::KernelDim3 tids = launch.getThreadIds();
+    Value tid = affine::AffineApplyOp::create(
+        rewriter, loc,
+        AffineMap::get(2, 0,
+                       rewriter.getAffineDimExpr(1) * blockDims[0] +
+                           rewriter.getAffineDimExpr(0)),
+        ValueRange{tids.x, tids.y});
+    auto steps = scf::ForOp::create(rewriter, loc, index(0), index(kDim),
+                                    index(kStageK));
+    rewriter.setInsertionPointToStart(steps.getBody());
+    Value k0 = steps.getInductionVar();
+    gpu::BarrierOp::create(rewriter, loc);
+    // Element e of thread t of a copy of `rows` x `cols`: idx = e * T + t,
+    // consecutive threads on consecutive columns (coalesced reads).
+    auto copy = [&](int64_t rows, int64_t cols, auto body) {
+      auto loop = scf::ForOp::create(rewriter, loc, index(0),
+                                     index(rows * cols / threads), index(1));
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      AffineExpr e = rewriter.getAffineDimExpr(0),
+                 t = rewriter.getAffineDimExpr(1);
+      Value row = affine::AffineApplyOp::create(
+          rewriter, loc, AffineMap::get(2, 0, (e * threads + t).floorDiv(cols)),
+          ValueRange{loop.getInductionVar(), tid});
+      Value col = affine::AffineApplyOp::create(
+          rewriter, loc, AffineMap::get(2, 0, (e * threads + t) % cols),
+          ValueRange{loop.getInductionVar(), tid});
+      body(row, col);
+    };
+    AffineExpr d0 = rewriter.getAffineDimExpr(0),
+               d1 = rewriter.getAffineDimExpr(1);
+    Value aBlock = aTile.getSource(), bBlock = bTile.getSource();
+    copy(bm, kStageK, [&](Value r, Value c) {
+      Value kk = affine::AffineApplyOp::create(
+          rewriter, loc, AffineMap::get(2, 0, d0 + d1), ValueRange{k0, c});
+      Value v = memref::LoadOp::create(rewriter, loc, aBlock, {r, kk});
+      memref::StoreOp::create(rewriter, loc, v, aShared, {c, r});
+    });
+    copy(kStageK, bn, [&](Value r, Value c) {
+      Value kk = affine::AffineApplyOp::create(
+          rewriter, loc, AffineMap::get(2, 0, d0 + d1), ValueRange{k0, r});
+      Value v = memref::LoadOp::create(rewriter, loc, bBlock, {kk, c});
+      memref::StoreOp::create(rewriter, loc, v, bShared, {r, c});
+    });
+    gpu::BarrierOp::create(rewriter, loc);
+    auto one = rewriter.getIndexAttr(1);
+    Value aStep = memref::SubViewOp::create(
+        rewriter, loc, aShared,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), aOffsets[0]},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(kStageK),
+                               rewriter.getIndexAttr(tm)},
+        ArrayRef<OpFoldResult>{one, one});
+    Value bStep = memref::SubViewOp::create(
+        rewriter, loc, bShared,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), bOffsets[1]},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(kStageK),
+                               rewriter.getIndexAttr(tn)},
+        ArrayRef<OpFoldResult>{one, one});
+    auto staged = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{}, ValueRange{aStep, bStep},
+        ValueRange{op.getDpsInits()[0]},
+        ArrayRef<AffineMap>{AffineMap::get(3, 0, {k, m}, ctx), maps[1],
+                            maps[2]},
+        op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), staged.getRegion(),
+                                staged.getRegion().begin());
+    rewriter.eraseOp(op);
   }
 
   static void eraseDeallocs(RewriterBase &rewriter, memref::AllocOp alloc) {

@@ -40,6 +40,8 @@ namespace {
 /// Marks the op merging a block reduction's per-thread partial results;
 /// `--tt-gpu-map-to-launch` makes it a gpu.all_reduce.
 constexpr llvm::StringLiteral kBlockReduceMarker = "tt.gpu.block_reduce";
+/// Marks a thread's register tile of a matmul, loops (k, m, n).
+constexpr llvm::StringLiteral kMatmulTileMarker = "tt.gpu.matmul_tile";
 /// Marks ops that are already one thread's work.
 constexpr llvm::StringLiteral kThreadMarker = "tt.gpu.thread";
 
@@ -477,6 +479,10 @@ struct GPUTileAndDistributePass
         linalg::interchangeGenericOp(rewriter, *generic, order);
     if (failed(interchanged))
       return success();
+    // --tt-gpu-map-to-launch may stage its operands through workgroup
+    // memory.
+    if (dims.batch.empty())
+      (*interchanged)->setAttr(kMatmulTileMarker, rewriter.getUnitAttr());
     rewriter.setInsertionPointAfter(*interchanged);
     Value result = interchanged->getResult(0);
     auto back = linalg::CopyOp::create(rewriter, loc, result, out);

@@ -1,4 +1,5 @@
-// RUN: tiny-opt %s --tt-optimize --tt-gpu-tile-and-distribute --canonicalize --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --tt-gpu-map-to-launch --canonicalize --cse | FileCheck %s
+// RUN: tiny-opt %s --split-input-file --tt-optimize --tt-gpu-tile-and-distribute --canonicalize --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --tt-gpu-map-to-launch --canonicalize --cse | FileCheck %s
+// RUN: tiny-opt %s --split-input-file --tt-optimize --tt-gpu-tile-and-distribute --canonicalize --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --tt-gpu-map-to-launch=shared-memory-matmul=false --canonicalize --cse | FileCheck %s --check-prefix=NOSTAGE
 
 // Row sums: a launch of one block per row and 256 threads; the partial
 // results are a workgroup attribution, each thread's slice of the row is
@@ -31,4 +32,34 @@
 func.func @row_sums(%x: tensor<64x1000xf32>) -> tensor<64xf32> {
   %s = tt.sum %x axes = [1] : tensor<64x1000xf32> -> tensor<64xf32>
   return %s : tensor<64xf32>
+}
+
+// -----
+
+// A matmul block: the 16 x 16 threads' register tiles read A and B through
+// workgroup memory, K in steps of 16: each step, after a barrier, every
+// thread copies 4 elements of A (stored transposed, rows padded to 68) and
+// 4 of B, and after another barrier reduces the step into its tile.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AT:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK:           memref.alloca() {{.*}} : memref<4x4xf32>
+// CHECK:           linalg.fill
+// CHECK:           scf.for %[[K0:.*]] = %c0 to %c256 step %c16
+// CHECK:             gpu.barrier
+// CHECK:             scf.for
+// CHECK:               memref.load
+// CHECK:               memref.store %{{.*}}, %[[AT]]
+// CHECK:             scf.for
+// CHECK:               memref.load
+// CHECK:               memref.store %{{.*}}, %[[BS]]
+// CHECK:             gpu.barrier
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<16x4xf32, strided<[68, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<16x4xf32, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>)
+// CHECK:           linalg.copy
+// NOSTAGE-LABEL: func.func @matmul
+// NOSTAGE-NOT:     workgroup(
+// NOSTAGE-NOT:     gpu.barrier
+// NOSTAGE:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<4x256xf32
+func.func @matmul(%a: tensor<128x256xf32>, %b: tensor<256x192xf32>) -> tensor<128x192xf32> {
+  %c = tt.matmul %a, %b : (tensor<128x256xf32>, tensor<256x192xf32>) -> tensor<128x192xf32>
+  return %c : tensor<128x192xf32>
 }
