@@ -38,7 +38,8 @@ cmake -G Ninja -S "$ROOT" -B "$BUILD" \
   -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
   -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
   -DTT_SANITIZE="$SANITIZE" -DTT_BUILD_FUZZER=ON
-cmake --build "$BUILD" --target tiny-opt tinytensor-capi-test tiny-fuzz
+cmake --build "$BUILD" --target tiny-opt tinytensor-capi-test tiny-fuzz \
+  tinytensor-cuda-runtime-test tinytensor-fake-cuda TinyTensorCudaRuntime
 
 # Leaks are reported too; libMLIR's own allocations are not instrumented.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"

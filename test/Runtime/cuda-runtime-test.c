@@ -33,6 +33,7 @@ int main(void) {
   printf("error: %s\n", ttCudaLastError() ? ttCudaLastError() : "none");
   void *big = ttCudaAlloc(1 << 20);
   printf("alloc: %s\n", big ? "a pointer" : "null");
+  ttCudaFree(big);
   printf("error: %s\n", ttCudaLastError() ? ttCudaLastError() : "none");
   ttCudaClearError();
   printf("cleared: %s\n", ttCudaLastError() ? ttCudaLastError() : "none");
