@@ -81,8 +81,9 @@ static void buildCodegenOnTensors(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(tt::createTTInterchangeContractions());
 }
 
-static void buildBufferization(OpPassManager &pm,
-                               const tt::LowerToLLVMOptions &options) {
+/// One-shot bufferisation across function boundaries (identity layouts),
+/// results as caller-allocated arguments if `outParams`, deallocation.
+static void buildBufferization(OpPassManager &pm, bool outParams) {
   pm.addNestedPass<func::FuncOp>(tt::createTTCopyRepeatedResults());
   pm.addPass(tt::createTTUntieEmptyTensors());
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -90,11 +91,11 @@ static void buildBufferization(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  if (options.outParams) {
-    bufferization::BufferResultsToOutParamsPassOptions outParams;
-    outParams.hoistStaticAllocs = true;
-    outParams.modifyPublicFunctions = true;
-    pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  if (outParams) {
+    bufferization::BufferResultsToOutParamsPassOptions options;
+    options.hoistStaticAllocs = true;
+    options.modifyPublicFunctions = true;
+    pm.addPass(bufferization::createBufferResultsToOutParamsPass(options));
   }
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
@@ -115,7 +116,7 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   if (options.outParams)
     pm.addPass(tt::createTTBooleanABI());
   buildCodegenOnTensors(pm, options);
-  buildBufferization(pm, options);
+  buildBufferization(pm, options.outParams);
 
   if (options.vectorize) {
     tt::TTCPULowerVectorsOptions lowerVectors;
@@ -211,20 +212,7 @@ void tt::buildTTLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   // Buffers: the caller passes device buffers for arguments and results.
-  pm.addNestedPass<func::FuncOp>(tt::createTTCopyRepeatedResults());
-  pm.addPass(tt::createTTUntieEmptyTensors());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  bufferization::BufferDeallocationPipelineOptions dealloc;
-  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  buildBufferization(pm, /*outParams=*/true);
   pm.addPass(createCanonicalizerPass());
 
   // Kernels.

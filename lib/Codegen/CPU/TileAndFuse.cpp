@@ -291,21 +291,7 @@ struct CPUTileAndFusePass
   tileReductionWithProducers(RewriterBase &rewriter, linalg::LinalgOp op,
                              ArrayRef<int64_t> tiles,
                              llvm::SmallPtrSetImpl<Operation *> &fused) {
-    llvm::SmallPtrSet<Operation *, 4> candidates;
-    SmallVector<linalg::LinalgOp> worklist = {op};
-    while (!worklist.empty()) {
-      linalg::LinalgOp consumer = worklist.pop_back_val();
-      for (Value input : consumer.getDpsInputs()) {
-        auto producer = input.getDefiningOp<linalg::LinalgOp>();
-        if (!producer || producer->getBlock() != op->getBlock() ||
-            producer.getNumReductionLoops() != 0 ||
-            producer->getNumResults() != 1 || !producer->hasOneUse() ||
-            !producer.hasPureTensorSemantics())
-          continue;
-        if (candidates.insert(producer).second)
-          worklist.push_back(producer);
-      }
-    }
+    llvm::SmallPtrSet<Operation *, 4> candidates = singleUseProducers(op);
     Operation *current = op;
     if (candidates.empty())
       return tileLevel(rewriter, current, tiles, {});

@@ -74,13 +74,13 @@ struct BooleanABIPass : public tt::impl::TTBooleanABIBase<BooleanABIPass> {
       Location loc = arg.getLoc();
       Type boolean = arg.getType();
       arg.setType(withElementType(boolean, i8));
-      Value asBool = mapElements(
-          builder, loc, arg, builder.getI1Type(),
-          [&](OpBuilder &b, Location l, Value byte) -> Value {
-            Value zero = arith::ConstantIntOp::create(b, l, i8, 0);
-            return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
-                                         byte, zero);
-          });
+      Value asBool =
+          mapElements(builder, loc, arg, builder.getI1Type(),
+                      [&](OpBuilder &b, Location l, Value byte) -> Value {
+                        Value zero = arith::ConstantIntOp::create(b, l, i8, 0);
+                        return arith::CmpIOp::create(
+                            b, l, arith::CmpIPredicate::ne, byte, zero);
+                      });
       arg.replaceAllUsesExcept(asBool, asBool.getDefiningOp());
     }
     fn.walk([&](func::ReturnOp ret) {
@@ -89,11 +89,11 @@ struct BooleanABIPass : public tt::impl::TTBooleanABIBase<BooleanABIPass> {
         if (!isBooleanTensor(operand.get().getType()))
           continue;
         changed = true;
-        operand.set(mapElements(
-            b, ret.getLoc(), operand.get(), i8,
-            [&](OpBuilder &bb, Location l, Value bit) -> Value {
-              return arith::ExtUIOp::create(bb, l, i8, bit);
-            }));
+        operand.set(
+            mapElements(b, ret.getLoc(), operand.get(), i8,
+                        [&](OpBuilder &bb, Location l, Value bit) -> Value {
+                          return arith::ExtUIOp::create(bb, l, i8, bit);
+                        }));
       }
     });
     if (!changed)

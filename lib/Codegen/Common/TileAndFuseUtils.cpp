@@ -195,3 +195,22 @@ tt::fuseIntoReduction(RewriterBase &rewriter, linalg::LinalgOp op,
     *result = current;
   return success();
 }
+
+llvm::SmallPtrSet<Operation *, 4> tt::singleUseProducers(linalg::LinalgOp op) {
+  llvm::SmallPtrSet<Operation *, 4> producers;
+  SmallVector<linalg::LinalgOp> worklist = {op};
+  while (!worklist.empty()) {
+    linalg::LinalgOp consumer = worklist.pop_back_val();
+    for (Value input : consumer.getDpsInputs()) {
+      auto producer = input.getDefiningOp<linalg::LinalgOp>();
+      if (!producer || producer->getBlock() != op->getBlock() ||
+          producer.getNumReductionLoops() != 0 ||
+          producer->getNumResults() != 1 || !producer->hasOneUse() ||
+          !producer.hasPureTensorSemantics())
+        continue;
+      if (producers.insert(producer).second)
+        worklist.push_back(producer);
+    }
+  }
+  return producers;
+}

@@ -69,6 +69,11 @@ tileAndFuseSet(RewriterBase &rewriter, linalg::LinalgOp op,
                ArrayRef<int64_t> sizes,
                const llvm::SmallPtrSetImpl<Operation *> &fusable);
 
+/// The elementwise linalg producers of `op` (transitively, in its block)
+/// that nothing else uses: computed in a reduction's body, they need no
+/// buffer of their own.
+llvm::SmallPtrSet<Operation *, 4> singleUseProducers(linalg::LinalgOp op);
+
 /// A reduction that is one tile (a row of a row-by-row layer norm) makes
 /// no loop to fuse into: its elementwise `producers` are merged into its
 /// body instead (`linalg::fuseElementwiseOps`), and added to `fused`. The

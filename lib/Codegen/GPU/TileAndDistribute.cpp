@@ -499,21 +499,7 @@ struct GPUTileAndDistributePass
                                     llvm::SmallPtrSetImpl<Operation *> &fused) {
     // Elementwise producers used only by the reduction are computed in its
     // body rather than written to the block's memory.
-    llvm::SmallPtrSet<Operation *, 4> producers;
-    SmallVector<linalg::LinalgOp> worklist = {op};
-    while (!worklist.empty()) {
-      linalg::LinalgOp consumer = worklist.pop_back_val();
-      for (Value input : consumer.getDpsInputs()) {
-        auto producer = input.getDefiningOp<linalg::LinalgOp>();
-        if (!producer || producer->getBlock() != op->getBlock() ||
-            producer.getNumReductionLoops() != 0 ||
-            producer->getNumResults() != 1 || !producer->hasOneUse() ||
-            !producer.hasPureTensorSemantics())
-          continue;
-        if (producers.insert(producer).second)
-          worklist.push_back(producer);
-      }
-    }
+    llvm::SmallPtrSet<Operation *, 4> producers = singleUseProducers(op);
     Operation *current = op;
     if (!producers.empty() &&
         failed(fuseIntoReduction(rewriter, op, producers, fused, &current)))
