@@ -258,25 +258,15 @@ struct CPUTileAndFusePass
                     SmallVectorImpl<linalg::LinalgOp> &parts) {
     if (config.kind != KernelKind::Matmul)
       return success();
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     for (auto [level, tiles] : llvm::enumerate(config.loopTiles)) {
       if (isRegisterLevel(config, level))
         return success();
       for (auto [loop, tile] : llvm::enumerate(tiles)) {
-        int64_t range = ranges[loop];
-        if (tile <= 0 || ShapedType::isDynamic(range) || range <= tile ||
-            range % tile == 0)
-          continue;
-        rewriter.setInsertionPoint(op);
-        auto [first, second] =
-            linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
-                            loop, rewriter.getIndexAttr(range - range % tile));
-        if (!first || !second)
+        if (failed(splitAtMultiple(rewriter, op, loop, tile, parts)))
           return op.emitError("tt-cpu-tile-and-fuse: could not split a "
                               "partial cache block off the op");
-        parts.push_back(cast<linalg::LinalgOp>(first.getOperation()));
-        parts.push_back(cast<linalg::LinalgOp>(second.getOperation()));
-        return success();
+        if (!parts.empty())
+          return success();
       }
     }
     return success();

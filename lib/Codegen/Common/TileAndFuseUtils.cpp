@@ -214,3 +214,21 @@ llvm::SmallPtrSet<Operation *, 4> tt::singleUseProducers(linalg::LinalgOp op) {
   }
   return producers;
 }
+
+LogicalResult tt::splitAtMultiple(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  unsigned loop, int64_t tile,
+                                  SmallVectorImpl<linalg::LinalgOp> &parts) {
+  int64_t range = op.getStaticLoopRanges()[loop];
+  if (tile <= 0 || ShapedType::isDynamic(range) || range <= tile ||
+      range % tile == 0)
+    return success();
+  rewriter.setInsertionPoint(op);
+  auto [first, second] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), loop,
+                      rewriter.getIndexAttr(range - range % tile));
+  if (!first || !second)
+    return failure();
+  parts.push_back(cast<linalg::LinalgOp>(first.getOperation()));
+  parts.push_back(cast<linalg::LinalgOp>(second.getOperation()));
+  return success();
+}

@@ -69,6 +69,14 @@ tileAndFuseSet(RewriterBase &rewriter, linalg::LinalgOp op,
                ArrayRef<int64_t> sizes,
                const llvm::SmallPtrSetImpl<Operation *> &fusable);
 
+/// Splits `op` along `loop` at the largest multiple of `tile` below its
+/// static size, if `tile` does not divide it: the full tiles and the rest
+/// are appended to `parts` (nothing is appended when it divides). Fails if
+/// the op cannot be split.
+LogicalResult splitAtMultiple(RewriterBase &rewriter, linalg::LinalgOp op,
+                              unsigned loop, int64_t tile,
+                              SmallVectorImpl<linalg::LinalgOp> &parts);
+
 /// The elementwise linalg producers of `op` (transitively, in its block)
 /// that nothing else uses: computed in a reduction's body, they need no
 /// buffer of their own.

@@ -224,21 +224,12 @@ struct GPUTileAndDistributePass
   splitPartialBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                      const GPUKernelConfig &config,
                      SmallVectorImpl<linalg::LinalgOp> &parts) {
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     for (auto [loop, tile] : llvm::enumerate(config.blockTiles)) {
-      int64_t range = ranges[loop];
-      if (tile <= 0 || range <= tile || range % tile == 0)
-        continue;
-      rewriter.setInsertionPoint(op);
-      auto [first, second] =
-          linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
-                          loop, rewriter.getIndexAttr(range - range % tile));
-      if (!first || !second)
+      if (failed(splitAtMultiple(rewriter, op, loop, tile, parts)))
         return op.emitError("tt-gpu-tile-and-distribute: could not split "
                             "the partial blocks off a matmul");
-      parts.push_back(cast<linalg::LinalgOp>(first.getOperation()));
-      parts.push_back(cast<linalg::LinalgOp>(second.getOperation()));
-      return success();
+      if (!parts.empty())
+        return success();
     }
     return success();
   }
