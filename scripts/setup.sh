@@ -19,6 +19,9 @@ APT_PACKAGES=(
   # short fuzz run of scripts/test.sh (scripts/fuzz.sh).
   libclang-rt-22-dev
   cmake ninja-build xz-utils ca-certificates
+  # Debian's own Python (3.11 on 12, 3.13 on 13), its venv module and
+  # headers (for MLIR's Python bindings); a minimal install has none.
+  python3 python3-venv python3-dev
 )
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
@@ -43,7 +46,29 @@ fi
 log "Installing Python packages into $VENV"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
   -r "$ROOT/python/requirements.txt"
-if [[ "${TT_WITH_TORCH:-1}" == 1 ]]; then
+# PyTorch: only the local CPU build (any other torch 2.13.0 is a multi-GB
+# CUDA download). TT_WITH_TORCH=auto (default) installs it if a wheel for
+# this Python is in pip's find-links, 1 always, 0 never. Without it the
+# PyTorch front end's tests skip.
+torch_spec=$(grep -m1 '^torch==' "$ROOT/python/requirements-torch.txt")
+local_torch_wheel() {
+  local tag dirs dir
+  tag=$("$VENV/bin/python" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')
+  dirs="${PIP_FIND_LINKS:-} $("$VENV/bin/python" -m pip config get global.find-links 2>/dev/null || true)"
+  for dir in $dirs; do
+    dir=${dir#file://}
+    compgen -G "$dir/torch-${torch_spec#torch==}+cpu-$tag-*.whl" >/dev/null && return 0
+  done
+  return 1
+}
+with_torch=${TT_WITH_TORCH:-auto}
+if [[ $with_torch == auto ]]; then
+  if local_torch_wheel; then with_torch=1; else
+    with_torch=0
+    log "No local CPU build of $torch_spec for $("$VENV/bin/python" -V): skipping the PyTorch front end (its tests skip; TT_WITH_TORCH=1 installs it anyway)"
+  fi
+fi
+if [[ $with_torch == 1 ]]; then
   log "Installing PyTorch (CPU) for the PyTorch front end"
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
     -r "$ROOT/python/requirements-torch.txt"
