@@ -62,8 +62,11 @@ if [[ ! -s $tarball ]]; then
   trap 'rm -rf "$list" "$dl"' EXIT
   printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: trixie sid' \
     'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$list"
+  # Mirrors may be snapshots whose Release files are past their Valid-Until
+  # date (sid's expires within days): only the source tarball is wanted.
   apt-get update -qq -o Dir::Etc::sourcelist="$list" -o Dir::Etc::sourceparts=- \
-    -o APT::Get::List-Cleanup=0 || die "apt-get update of $list failed"
+    -o APT::Get::List-Cleanup=0 -o Acquire::Check-Valid-Until=false \
+    || die "apt-get update of $list failed"
   mkdir -p "$dl"
   for v in $(apt-cache showsrc "llvm-toolchain-$major" | awk '/^Version:/ {print $2}' | sort -u); do
     u=${v#*:}; [[ ${u%-*} == "$up" ]] || continue

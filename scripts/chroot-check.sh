@@ -32,6 +32,14 @@ if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
     >"$dir/etc/apt/sources.list.d/debian.sources"
   : >"$dir/etc/apt/sources.list"
 fi
+# This machine's local certificate authorities (its HTTPS proxy's), so that
+# pip in the chroot reaches PyPI as it does here.
+if compgen -G "/usr/local/share/ca-certificates/*" >/dev/null; then
+  mkdir -p "$dir/usr/local/share/ca-certificates"
+  cp -a /usr/local/share/ca-certificates/. "$dir/usr/local/share/ca-certificates/"
+  mkdir -p "$dir/etc/ssl/certs"
+  cp /etc/ssl/certs/ca-certificates.crt "$dir/etc/ssl/certs/ca-certificates.crt"
+fi
 # pip: this machine's configuration, and the directories it points to.
 for f in /etc/pip.conf /etc/xdg/pip; do
   [[ -e $f ]] && { mkdir -p "$dir$(dirname "$f")"; cp -a "$f" "$dir$(dirname "$f")/"; }
