@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
@@ -195,9 +196,7 @@ struct GPUMapToLaunchPass
             {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)}));
     rewriter.setInsertionPointToStart(blocks.getBody());
     auto threads = scf::ForallOp::create(
-        rewriter, loc,
-        ArrayRef<OpFoldResult>{
-            rewriter.getIndexAttr(std::min<int64_t>(elements, kThreads))},
+        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(kThreads)},
         ValueRange{},
         rewriter.getArrayAttr(
             {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
@@ -264,7 +263,7 @@ struct GPUMapToLaunchPass
         threadLoops.push_back(inner);
     });
     SmallVector<int64_t> blockDims = {1, 1, 1};
-    for (scf::ForallOp inner : threadLoops) {
+    for (scf::ForallOp &inner : threadLoops) {
       rewriter.setInsertionPoint(inner);
       FailureOr<scf::ForallOp> normal = normalizeForallOp(rewriter, inner);
       if (succeeded(normal))
@@ -276,6 +275,28 @@ struct GPUMapToLaunchPass
       for (auto [count, mapping] : llvm::zip(*counts, *inner.getMapping()))
         blockDims[mappingDim(mapping)] =
             std::max(blockDims[mappingDim(mapping)], count);
+    }
+    if (blockDims[0] * blockDims[1] * blockDims[2] > 1024) {
+      // Thread loops shaped differently (x = 7, y = 36 and x = 36, y = 7)
+      // would need the largest of each dimension: give every loop linear
+      // thread ids instead, over a block of the largest loop.
+      int64_t largest = 1;
+      for (scf::ForallOp inner : threadLoops) {
+        SmallVector<Attribute> linear;
+        int64_t threads = 1;
+        for (auto [count, mapping] :
+             llvm::zip(*tripCounts(inner), *inner.getMapping())) {
+          linear.push_back(gpu::GPUThreadMappingAttr::get(
+              rewriter.getContext(),
+              static_cast<gpu::MappingId>(
+                  static_cast<uint64_t>(gpu::MappingId::LinearDim0) +
+                  mappingDim(mapping))));
+          threads *= count;
+        }
+        inner.setMappingAttr(rewriter.getArrayAttr(linear));
+        largest = std::max(largest, threads);
+      }
+      blockDims = {largest, 1, 1};
     }
     if (blockDims[0] * blockDims[1] * blockDims[2] > 1024)
       return loop.emitError("tt-gpu-map-to-launch: a block of ")
@@ -296,15 +317,38 @@ struct GPUMapToLaunchPass
     int64_t bytes = 0;
     auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
                                                 gpu::AddressSpace::Workgroup);
+    // A buffer of an edge block (dynamic sizes) gets its largest size:
+    // one dense buffer of that many elements, viewed with the actual sizes.
+    SmallVector<int64_t> capacities;
     for (memref::AllocOp alloc : shared) {
       MemRefType type = alloc.getType();
-      if (!type.hasStaticShape() || !type.getLayout().isIdentity())
-        return alloc.emitError("tt-gpu-map-to-launch: a block's buffer "
-                               "without a static shape");
-      bytes += type.getNumElements() *
-               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-      attributionTypes.push_back(MemRefType::get(
-          type.getShape(), type.getElementType(), AffineMap(), workgroup));
+      if (!type.getLayout().isIdentity())
+        return alloc.emitError("tt-gpu-map-to-launch: a block's buffer with "
+                               "a layout");
+      int64_t elements = 1;
+      auto dynamicSizes = alloc.getDynamicSizes().begin();
+      for (int64_t dim : type.getShape()) {
+        if (!ShapedType::isDynamic(dim)) {
+          elements *= dim;
+          continue;
+        }
+        FailureOr<int64_t> bound =
+            ValueBoundsConstraintSet::computeConstantBound(
+                presburger::BoundType::UB, *dynamicSizes++,
+                /*stopCondition=*/nullptr, /*closedUB=*/true);
+        if (failed(bound))
+          return alloc.emitError("tt-gpu-map-to-launch: a block's buffer "
+                                 "whose size has no upper bound");
+        elements *= std::max<int64_t>(*bound, 1);
+      }
+      capacities.push_back(elements);
+      bytes += elements * llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      attributionTypes.push_back(
+          type.hasStaticShape()
+              ? MemRefType::get(type.getShape(), type.getElementType(),
+                                AffineMap(), workgroup)
+              : MemRefType::get({elements}, type.getElementType(), AffineMap(),
+                                workgroup));
     }
     if (bytes > kWorkgroupBytes)
       return loop.emitError("tt-gpu-map-to-launch: a block needs ")
@@ -348,9 +392,29 @@ struct GPUMapToLaunchPass
          llvm::zip(shared, launch.getWorkgroupAttributions())) {
       rewriter.setInsertionPoint(alloc);
       Value replacement = arg;
-      if (alloc.getType() != arg.getType())
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape()) {
+        // The actual sizes, dense (row-major strides) in the buffer.
+        SmallVector<OpFoldResult> sizes =
+            getMixedValues(type.getShape(), alloc.getDynamicSizes(), rewriter);
+        SmallVector<OpFoldResult> strides(sizes.size());
+        OpFoldResult stride = rewriter.getIndexAttr(1);
+        for (int64_t i = sizes.size() - 1; i >= 0; --i) {
+          strides[i] = stride;
+          AffineExpr a = rewriter.getAffineSymbolExpr(0),
+                     b = rewriter.getAffineSymbolExpr(1);
+          stride = affine::makeComposedFoldedAffineApply(
+              rewriter, alloc.getLoc(), a * b, {stride, sizes[i]});
+        }
+        replacement = memref::ReinterpretCastOp::create(
+            rewriter, alloc.getLoc(),
+            MemRefType::get(type.getShape(), type.getElementType(), AffineMap(),
+                            workgroup),
+            arg, rewriter.getIndexAttr(0), sizes, strides);
+      }
+      if (alloc.getType() != replacement.getType())
         replacement = memref::MemorySpaceCastOp::create(
-            rewriter, alloc.getLoc(), alloc.getType(), arg);
+            rewriter, alloc.getLoc(), alloc.getType(), replacement);
       eraseDeallocs(rewriter, alloc);
       rewriter.replaceOp(alloc, replacement);
     }
