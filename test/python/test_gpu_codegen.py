@@ -11,6 +11,9 @@ the GPU strategy is checked on awkward sizes. What only a GPU can check
 (thread ids, barriers, gpu.all_reduce, workgroup memory) is left to
 scripts/gpu-check; test/Codegen/GPU checks the IR that makes them."""
 
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -125,3 +128,60 @@ def test_shape_ops_and_scans():
         close(jit(f)(x, y), f(x, y))
     take = lambda x, ids: x[ids] * 2.0
     close(jit(take)(x, ids), take(x, ids))
+
+
+# Random programs (scripts/difftest.py) through the GPU strategy: emulated
+# on the CPU against NumPy, and compiled for the GPU to the end.
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "scripts"))
+import difftest  # noqa: E402
+
+
+def test_random_programs_agree_with_numpy():
+    failures = []
+    for seed in range(300_000, 300_100):
+        source, problem = difftest.run_one(seed, max_ops=8)
+        if problem:
+            failures.append(f"seed {seed}: {problem}\n{source}")
+    assert not failures, "\n".join(failures)
+
+
+def compile_for_gpu(seeds, pipeline):
+    from tinytensor.jit import JitFunction
+    failures = []
+    for seed in seeds:
+        source, fn, arrays, _, _ = difftest.draw(seed, 8)
+        traced = JitFunction(fn, name="prog").trace(*arrays)
+        with traced._context:
+            module = compiler.clone(traced.module)
+            try:
+                compiler.run_pipeline(module, pipeline)
+            except Exception as e:  # the compiler's error, with the program
+                failures.append(f"seed {seed}: {str(e)[:2000]}\n{source}")
+    return failures
+
+
+def test_random_programs_compile_for_the_gpu():
+    # Kernels and host code verify and lower to the LLVM dialect (found
+    # before: values used before their definition after thread mapping,
+    # whole-result buffers in every block's workgroup memory).
+    failures = compile_for_gpu(range(300_000, 300_200),
+                               "tt-lower-to-nvvm{binary=false}")
+    assert not failures, "\n".join(failures)
+
+
+CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+
+
+@pytest.mark.skipif(
+    not (os.path.exists(os.path.join(CUDA, "bin", "ptxas")) and
+         os.path.exists(os.path.join(CUDA, "nvvm", "libdevice",
+                                     "libdevice.10.bc"))),
+    reason="needs CUDA's ptxas and libdevice")
+def test_random_programs_assemble_with_ptxas():
+    # The PTX of the same programs assembles into cubins for sm_90.
+    failures = compile_for_gpu(
+        range(300_000, 300_040),
+        f"tt-lower-to-nvvm{{format=bin cuda-path={CUDA}}}")
+    assert not failures, "\n".join(failures)

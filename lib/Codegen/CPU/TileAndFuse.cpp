@@ -17,10 +17,12 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir {
@@ -122,6 +124,14 @@ struct CPUTileAndFusePass
     if (peel)
       peelLoops(rewriter, func);
     func.walk([](scf::ForOp loop) { loop->removeAttr(kPeelMarker); });
+
+    // A slice of a tensor.empty (the init of a producer fused into a tile)
+    // is an empty tensor of the tile's size: a buffer of the tile, not one
+    // of the whole result in every block.
+    RewritePatternSet patterns(&getContext());
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
   }
 
   /// Inside a block of rows, an elementwise root that consumes row

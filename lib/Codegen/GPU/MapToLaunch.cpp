@@ -433,6 +433,9 @@ struct GPUMapToLaunchPass
         merges.push_back(op);
     });
 
+    // The mapping creates the zero that replaces ids of unit dimensions at
+    // the insertion point: it must dominate every thread loop.
+    rewriter.setInsertionPointToStart(&body);
     DiagnosedSilenceableFailure mapped =
         transform::gpu::mapNestedForallToThreadsImpl(
             rewriter, std::nullopt, launch, blockDims, /*warpSize=*/32,

@@ -19,11 +19,13 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace tt {
@@ -151,6 +153,14 @@ struct GPUTileAndDistributePass
         return signalPassFailure();
     }
     func.walk([](Operation *op) { op->removeAttr(kThreadMarker); });
+
+    // A slice of a tensor.empty (the init of a producer fused into a block)
+    // is an empty tensor of the slice's size: a block-sized buffer, not one
+    // of the whole result in every block.
+    RewritePatternSet patterns(&getContext());
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
   }
 
   LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,

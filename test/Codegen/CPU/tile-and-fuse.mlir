@@ -310,3 +310,23 @@ func.func @transposed_mixed(%x: tensor<128x768xf64>, %w: tensor<512x768xf32>) ->
   %0 = tt.matmul %x, %wc : (tensor<128x768xf64>, tensor<768x512xf64>) -> tensor<128x512xf64>
   return %0 : tensor<128x512xf64>
 }
+
+// -----
+
+// The init of a producer fused into a block is an empty tensor of the
+// tile's size, not a slice of an empty tensor of the whole result (a
+// buffer of the whole result in every block).
+// CHECK-LABEL: func.func @softmax_then_var
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<768x129xf32>
+// CHECK:         scf.forall
+// CHECK-NOT:       tensor.extract_slice %[[E]]
+// CHECK:           tensor.empty() : tensor<1x129xf32>
+func.func @softmax_then_var(%x: tensor<768x129xf32>) -> tensor<f32> {
+  %m = tt.reduce_max %x axes = [1] keepdims : tensor<768x129xf32> -> tensor<768x1xf32>
+  %d = tt.sub %x, %m : (tensor<768x129xf32>, tensor<768x1xf32>) -> tensor<768x129xf32>
+  %e = tt.exp %d : tensor<768x129xf32>
+  %s = tt.sum %e axes = [1] keepdims : tensor<768x129xf32> -> tensor<768x1xf32>
+  %p = tt.div %e, %s : (tensor<768x129xf32>, tensor<768x1xf32>) -> tensor<768x129xf32>
+  %v = tt.var %p axes = [0, 1] : tensor<768x129xf32> -> tensor<f32>
+  return %v : tensor<f32>
+}

@@ -63,3 +63,22 @@ func.func @matmul(%a: tensor<128x256xf32>, %b: tensor<256x192xf32>) -> tensor<12
   %c = tt.matmul %a, %b : (tensor<128x256xf32>, tensor<256x192xf32>) -> tensor<128x192xf32>
   return %c : tensor<128x192xf32>
 }
+
+// -----
+
+// Thread loops of 36 x 7 and of 36 threads would need a 36 x 36 block: they
+// get linear ids over 252 threads, and the zero that stands for the unit y
+// and z ids is defined before every use.
+// CHECK-LABEL: func.func @linear_ids
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c252, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK:           gpu.thread_id x
+// CHECK-NOT:       gpu.thread_id y
+// CHECK:           gpu.terminator
+func.func @linear_ids(%x: tensor<64x7xf32>) -> tensor<64x7xf32> {
+  %m = tt.mean %x axes = [1] keepdims : tensor<64x7xf32> -> tensor<64x1xf32>
+  %d = tt.sub %x, %m : (tensor<64x7xf32>, tensor<64x1xf32>) -> tensor<64x7xf32>
+  %v = tt.var %x axes = [1] keepdims : tensor<64x7xf32> -> tensor<64x1xf32>
+  %s = tt.sqrt %v : tensor<64x1xf32>
+  %r = tt.div %d, %s : (tensor<64x7xf32>, tensor<64x1xf32>) -> tensor<64x7xf32>
+  return %r : tensor<64x7xf32>
+}

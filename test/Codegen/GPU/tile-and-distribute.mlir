@@ -96,3 +96,22 @@ func.func @column_sums(%x: tensor<1000x30xf32>) -> tensor<30xf32> {
   %s = tt.sum %x axes = [0] : tensor<1000x30xf32> -> tensor<30xf32>
   return %s : tensor<30xf32>
 }
+
+// -----
+
+// A producer fused into a block gets an empty tensor of the block's size as
+// its init, not a slice of one of the whole result (which would be a
+// buffer of the whole result in every block).
+// CHECK-LABEL: func.func @softmax_then_var
+// CHECK:         scf.forall (%{{.*}}) in (768)
+// CHECK:           tensor.empty() : tensor<1x129xf32>
+// CHECK:         } {mapping = [#gpu.block<x>]}
+func.func @softmax_then_var(%x: tensor<768x129xf32>) -> tensor<f32> {
+  %m = tt.reduce_max %x axes = [1] keepdims : tensor<768x129xf32> -> tensor<768x1xf32>
+  %d = tt.sub %x, %m : (tensor<768x129xf32>, tensor<768x1xf32>) -> tensor<768x129xf32>
+  %e = tt.exp %d : tensor<768x129xf32>
+  %s = tt.sum %e axes = [1] keepdims : tensor<768x129xf32> -> tensor<768x1xf32>
+  %p = tt.div %e, %s : (tensor<768x129xf32>, tensor<768x1xf32>) -> tensor<768x129xf32>
+  %v = tt.var %p axes = [0, 1] : tensor<768x129xf32> -> tensor<f32>
+  return %v : tensor<f32>
+}
