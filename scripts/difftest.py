@@ -7,7 +7,7 @@
 
 Each program is a random, well-typed sequence of NumPy operations over a
 few input arrays of awkward shapes (1, 3, 17, 33, 129, ...) and dtypes
-(float32, float64, int32): elementwise math, broadcasting arithmetic,
+(float32, float64, int32, int64): elementwise math, broadcasting arithmetic,
 reductions over random axes, matmuls, transposes, reshapes, slices
 (negative steps too), concatenation, `where`, casts. The generator keeps a
 pool of the values computed so far with their shapes and dtypes and only
@@ -47,6 +47,7 @@ SIZES = (1, 2, 3, 5, 7, 16, 17, 31, 33, 64, 100, 129)
 LARGE_SIZES = (257, 768, 1031)
 MAX_ELEMENTS = 1 << 18
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+INTS = (np.dtype(np.int32), np.dtype(np.int64))
 
 
 @dataclass
@@ -108,7 +109,7 @@ class Generator:
                                   len(base))):])
             else:
                 shape = self.shape()
-            dtype = (np.dtype(np.int32) if self.rng.random() < 0.12
+            dtype = (self.pick(INTS) if self.rng.random() < 0.12
                      else self.pick(FLOATS))
             inputs.append(Value(f"x{i}", shape, dtype, True))
         prog = Program(inputs, pool=list(inputs))

@@ -66,6 +66,8 @@ bool describe(Type type, Param &param, std::string &error) {
     param.cType = "double", param.dtype = "float64";
   } else if (element.isInteger(32)) {
     param.cType = "int32_t", param.dtype = "int32";
+  } else if (element.isInteger(64)) {
+    param.cType = "int64_t", param.dtype = "int64";
   } else if (element.isInteger(1)) {
     param.cType = "uint8_t", param.dtype = "bool"; // bytes: tt-boolean-abi
   } else {

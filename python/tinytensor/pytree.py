@@ -4,7 +4,7 @@ leaves a compiled function takes and rebuilt around the values it returns.
 Containers are dicts, lists, tuples, NamedTuples and dataclass instances
 (nested to any depth). A leaf is
   * an array: a NumPy array, or a list of numbers (converted as `np.asarray`
-    converts it, Python ints to int32), which becomes an argument of the
+    converts it: Python ints to int64), which becomes an argument of the
     compiled function;
   * static: any other hashable value (int, float, bool, str, None, NumPy
     scalars, ...), which is part of the specialisation key and substituted
@@ -25,7 +25,6 @@ from typing import Any, Callable, List, Sequence, Tuple
 
 import numpy as np
 
-_INT32 = np.iinfo(np.int32)
 
 
 class _ArrayLeaf:
@@ -69,21 +68,12 @@ def _is_number_list(value) -> bool:
 
 
 def as_array(value: list, what: str) -> np.ndarray:
-    """A list of numbers as the array NumPy makes of it, except that Python
-    ints become int32 (TinyTensor's integer type) when they fit."""
+    """A list of numbers as the array NumPy makes of it."""
     try:
-        array = np.asarray(value)
+        return np.asarray(value)
     except ValueError as e:  # ragged
         raise TypeError(f"{what}: a list of numbers that is not a "
                         f"rectangular array ({e})") from None
-    if array.dtype == np.int64:
-        if array.min() < _INT32.min or array.max() > _INT32.max:
-            raise TypeError(
-                f"{what}: a list of integers with values beyond int32 "
-                f"(TinyTensor's integer type); pass an array of another "
-                f"dtype")
-        array = array.astype(np.int32)
-    return array
 
 
 class TreeDef:

@@ -515,12 +515,7 @@ def _reduce(name: str, x, axis, keepdims, ddof=None) -> Tracer:
 @implements(np.sum)
 def _sum(a, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
     a = as_tracer(a)
-    target = np.dtype(dtype) if dtype is not None else result_dtype(np.sum, a)
-    if target == np.int64 and a.dtype in (np.int32, np.bool_):
-        raise TypeError("np.sum of an int32/bool array is int64 in NumPy, "
-                        "which TinyTensor does not support; pass "
-                        "dtype=np.int32 or np.float32/64")
-    check_dtype(target, "the result of np.sum")
+    target = _integer_accumulation("sum", a, dtype)
     return _reduce("sum", a.astype(target), axis, keepdims)
 
 
@@ -536,13 +531,9 @@ def _min(a, axis=None, out=None, keepdims=False, **kwargs):
 
 def _integer_accumulation(name, a, dtype):
     """The accumulation dtype NumPy uses for np.`name` (int64 for int32 and
-    bool, which TinyTensor does not have: a TypeError asks for a dtype)."""
+    bool arrays)."""
     target = np.dtype(dtype) if dtype is not None else \
         result_dtype(getattr(np, name), a)
-    if target == np.int64 and a.dtype in (np.int32, np.bool_):
-        raise TypeError(f"np.{name} of an int32/bool array is int64 in "
-                        f"NumPy, which TinyTensor does not support; pass "
-                        f"dtype=np.int32 or np.float32/64")
     return check_dtype(target, f"the result of np.{name}")
 
 
@@ -554,16 +545,18 @@ def _prod(a, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
 
 
 def _arg_reduction(name, a, axis, keepdims):
-    """argmax/argmin; the indices are int32 (NumPy: int64)."""
+    """argmax/argmin: tt computes int32 indices, widened to NumPy's int64."""
     a = as_tracer(a)
     if a.dtype == np.bool_:
         a = a.astype(np.int32)
     if axis is None:
         flat = a.reshape(-1)
         out = Tracer(_ctx().builder.arg_reduce(name, flat.value, 0, False))
-        return out.reshape((1,) * a.ndim) if keepdims else out
-    axis = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
-    return Tracer(_ctx().builder.arg_reduce(name, a.value, axis, keepdims))
+        out = out.reshape((1,) * a.ndim) if keepdims else out
+    else:
+        axis = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+        out = Tracer(_ctx().builder.arg_reduce(name, a.value, axis, keepdims))
+    return out.astype(np.int64)
 
 
 @implements(np.argmax)

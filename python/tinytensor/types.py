@@ -16,7 +16,7 @@ import numpy as np
 
 #: dtypes a TinyTensor argument or result may have.
 SUPPORTED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64),
-                    np.dtype(np.int32), np.dtype(np.bool_))
+                    np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.bool_))
 
 #: dtypes accepted for function arguments.
 ARGUMENT_DTYPES = SUPPORTED_DTYPES
@@ -25,6 +25,7 @@ _MLIR_NAMES = {
     np.dtype(np.float32): "f32",
     np.dtype(np.float64): "f64",
     np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
     np.dtype(np.bool_): "i1",
 }
 
@@ -35,7 +36,7 @@ def check_dtype(dtype, what: str) -> np.dtype:
     if dtype not in SUPPORTED_DTYPES:
         raise TypeError(
             f"{what} has dtype {dtype}, which TinyTensor does not support "
-            f"(supported: float32, float64, int32, bool); convert it with "
+            f"(supported: float32, float64, int32, int64, bool); convert it with "
             f".astype(...) first")
     return dtype
 
@@ -76,7 +77,7 @@ class TensorType:
         if value.dtype not in ARGUMENT_DTYPES:
             raise TypeError(
                 f"{what} has dtype {value.dtype}, which TinyTensor does not "
-                f"support (supported: float32, float64, int32, bool)")
+                f"support (supported: float32, float64, int32, int64, bool)")
         if any(d == 0 for d in value.shape):
             raise ValueError(f"{what} has an empty dimension {value.shape}")
         return TensorType(value.shape, value.dtype)

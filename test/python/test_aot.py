@@ -71,20 +71,22 @@ def test_cpu_library_matches_numpy(tmp_path):
 
 def test_cpu_library_several_results_and_dtypes(tmp_path):
     def stats(x, k):
-        return (x * 2.0).astype(np.float64), x > 0, (k * 3)
+        return (x * 2.0).astype(np.float64), x > 0, (k * 3), k.sum() * 2 ** 40
 
     x = RNG.standard_normal((5, 7), np.float32)
     k = RNG.integers(-9, 9, (4,)).astype(np.int32)
     path = str(tmp_path / "libstats.so")
     aot.export(stats, x, k, path=path, header=str(tmp_path / "stats.h"))
     lib = ctypes.CDLL(path)
-    a, m, n = (np.empty((5, 7), np.float64), np.empty((5, 7), np.bool_),
-               np.empty(4, np.int32))
-    assert lib.stats(ptr(x), ptr(k), ptr(a), ptr(m), ptr(n)) == 0
+    a, m, n, s = (np.empty((5, 7), np.float64), np.empty((5, 7), np.bool_),
+                  np.empty(4, np.int32), np.empty((), np.int64))
+    assert lib.stats(ptr(x), ptr(k), ptr(a), ptr(m), ptr(n), ptr(s)) == 0
     np.testing.assert_array_equal(a, (x * 2.0).astype(np.float64))
     np.testing.assert_array_equal(m, x > 0)
     np.testing.assert_array_equal(n, k * 3)
-    assert "uint8_t *result1" in (tmp_path / "stats.h").read_text()
+    assert s == k.sum() * 2 ** 40 and s.dtype == np.int64
+    header = (tmp_path / "stats.h").read_text()
+    assert "uint8_t *result1" in header and "int64_t *result3" in header
 
 
 def test_scope_arrays_are_constants(tmp_path):

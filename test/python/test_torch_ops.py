@@ -475,10 +475,18 @@ def test_fractional_var_correction_is_not_truncated():
         torch.testing.assert_close(got, model(x))
 
 
-def test_int64_values_outside_int32_are_an_error():
-    model = Fn(lambda x: x + 1)
-    with pytest.raises((ValueError, OverflowError), match="int32"):
-        ttorch.jit(model)(torch.tensor([2 ** 40, 1]))
+def test_int64_is_computed_in_int64():
+    # Values and results past the int32 range (x * 100000 used to wrap at
+    # 2^31, off by 8.6e9), sums, cumulative sums, arange and argmax.
+    model = Fn(lambda x: (x * 100000 + 1, (x * 100000).sum(dim=0),
+                          torch.cumsum(x * 3, dim=1), torch.arange(7) + x[0],
+                          torch.argmax(x, dim=1), x // 7, x % 7))
+    x = torch.tensor([[2 ** 40, 1, -5, 100000, 3, -(2 ** 35), 0]] * 3)
+    x[1] = torch.randint(-2 ** 40, 2 ** 40, (7,))
+    got, expected = ttorch.jit(model)(x), model(x)
+    for g, e in zip(got, expected):
+        assert g.dtype == e.dtype == torch.int64
+        assert torch.equal(g, e)
 
 
 def test_generated_aten_table_is_current():

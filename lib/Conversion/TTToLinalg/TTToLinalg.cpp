@@ -373,7 +373,13 @@ Value castScalar(OpBuilder &b, Location loc, Value v, Type to) {
   if (from.isInteger(1))
     return isFloat(to) ? Value(arith::UIToFPOp::create(b, loc, to, v))
                        : Value(arith::ExtUIOp::create(b, loc, to, v));
-  return arith::SIToFPOp::create(b, loc, to, v);
+  if (isFloat(to))
+    return arith::SIToFPOp::create(b, loc, to, v);
+  // Between integer widths: sign-extend, or wrap (keep the low bits) as
+  // NumPy's astype does.
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtSIOp::create(b, loc, to, v);
+  return arith::TruncIOp::create(b, loc, to, v);
 }
 
 template <>

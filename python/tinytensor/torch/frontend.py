@@ -93,7 +93,6 @@ class TorchCompiled:
     def __call__(self, *inputs):
         if not self.program.is_current(self.model):
             self._build(inputs)
-        self.program.refresh()
         arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
         out = self._jit(*arrays)
         results = [_to_torch(o) for o in

@@ -32,38 +32,20 @@ from . import vision  # noqa: E402
 
 _TORCH_TO_NUMPY = {
     torch.float32: np.float32, torch.float64: np.float64,
-    torch.int32: np.int32, torch.int64: np.int32, torch.bool: np.bool_,
+    torch.int32: np.int32, torch.int64: np.int64, torch.bool: np.bool_,
 }
 
 
 def numpy_dtype(dtype: torch.dtype):
     if dtype not in _TORCH_TO_NUMPY:
         raise TypeError(f"PyTorch dtype {dtype} is not supported by "
-                        f"TinyTensor (float32, float64, int32/int64, bool)")
+                        f"TinyTensor (float32, float64, int32, int64, bool)")
     return np.dtype(_TORCH_TO_NUMPY[dtype])
 
 
-_INT32 = np.iinfo(np.int32)
-
-
-def check_int32_range(t: torch.Tensor, what: str) -> None:
-    """TinyTensor computes int64 tensors as int32: values outside its range
-    are an error, not a silent wrap-around."""
-    if t.dtype == torch.int64 and t.numel():
-        lo, hi = int(t.min()), int(t.max())
-        if lo < _INT32.min or hi > _INT32.max:
-            raise ValueError(
-                f"{what} is int64 with values in [{lo}, {hi}], outside the "
-                f"int32 range TinyTensor computes int64 tensors in")
-
-
 def tensor_to_numpy(t: torch.Tensor, what: str = "tensor") -> np.ndarray:
-    """A NumPy view (copy only for int64 -> int32) of a CPU tensor."""
-    array = t.detach().cpu().numpy()
-    if array.dtype == np.int64:
-        check_int32_range(t, what)
-        array = array.astype(np.int32)
-    return array
+    """A NumPy view of a CPU tensor."""
+    return t.detach().cpu().numpy()
 
 
 # -- ATen op implementations --------------------------------------------------
@@ -239,7 +221,7 @@ def _full(size, fill_value, dtype=None, **kwargs):
         dtype = numpy_dtype(dtype)
     else:
         dtype = np.bool_ if isinstance(fill_value, bool) else (
-            np.float32 if isinstance(fill_value, float) else np.int32)
+            np.float32 if isinstance(fill_value, float) else np.int64)
     value = as_tracer(np.asarray(fill_value, dtype=dtype)[()])
     shape = tuple(int(d) for d in size)
     return np.broadcast_to(value, shape) if shape else value
@@ -252,7 +234,7 @@ def _arange(start, end=None, step=1, dtype=None, **kwargs):
         np_dtype = numpy_dtype(dtype)
     else:
         np_dtype = np.float32 if any(isinstance(v, float) for v in (
-            start, end, step)) else np.int32
+            start, end, step)) else np.int64
     values = np.arange(start, end, step, dtype=np.float64)
     if values.size == 0:
         raise UnsupportedOpError("arange with no elements (empty tensors "
@@ -299,9 +281,8 @@ def _cast(x, dtype):
 def _sum(x, dim=None, keepdim=False, dtype=None):
     if dtype is not None:
         x = _cast(x, numpy_dtype(dtype))
-    # PyTorch sums integers and booleans as int64 (int32 here); NumPy's
-    # default would be int64, which TinyTensor lacks.
-    target = np.int32 if _dtype_of(x).kind in "biu" else None
+    # PyTorch sums integers and booleans as int64.
+    target = np.int64 if _dtype_of(x).kind in "biu" else None
     return np.sum(x, axis=_axes(dim, x), keepdims=keepdim, dtype=target)
 
 
@@ -341,7 +322,7 @@ def _all(x, dim=None, keepdim=False):
 def _prod(x, dim=None, keepdim=False, dtype=None):
     if dtype is not None:
         x = _cast(x, numpy_dtype(dtype))
-    target = np.int32 if _dtype_of(x).kind in "biu" else None
+    target = np.int64 if _dtype_of(x).kind in "biu" else None
     axis = None if dim is None else dim % max(_dim(x), 1)
     return np.prod(x, axis=axis, keepdims=keepdim, dtype=target)
 
@@ -349,7 +330,7 @@ def _prod(x, dim=None, keepdim=False, dtype=None):
 def _cumsum(x, dim, dtype=None):
     if dtype is not None:
         x = _cast(x, numpy_dtype(dtype))
-    target = np.int32 if _dtype_of(x).kind in "biu" else None
+    target = np.int64 if _dtype_of(x).kind in "biu" else None
     return np.cumsum(x, axis=dim % max(_dim(x), 1), dtype=target)
 
 
@@ -660,18 +641,15 @@ class GraphProgram:
         flat, _ = pytree.tree_flatten(output.args[0])
         self.output_dtypes = [_meta_dtype(n) for n in flat]
         # NumPy views of the parameters and buffers: the tracer turns them
-        # into trailing arguments, read afresh at every call. int64 tensors
-        # are int32 copies, refreshed by `refresh`; 0-d ones are passed as
-        # shape (1,) views (the tracer would fold 0-d arrays as constants).
+        # into trailing arguments, read afresh at every call; 0-d ones are
+        # passed as shape (1,) views (the tracer would fold 0-d arrays as
+        # constants).
         self.sources = dict(constants)
         self._keys = {name: _tensor_key(t) for name, t in constants.items()}
-        self._copies: Dict[str, np.ndarray] = {}
         self._scalars = set()
         params = {}
         for name, t in constants.items():
             array = tensor_to_numpy(t, f"'{self.targets.get(name, name)}'")
-            if t.dtype == torch.int64:
-                self._copies[name] = array
             if array.ndim == 0:
                 array = array.reshape(1)
                 self._scalars.add(name)
@@ -696,14 +674,6 @@ class GraphProgram:
                     _tensor_key(current) != self._keys[name]:
                 return False
         return True
-
-    def refresh(self) -> None:
-        """Copies the current values of int64 parameters and buffers into
-        their int32 copies (the others are views)."""
-        for name, copy in self._copies.items():
-            source = self.sources[name]
-            check_int32_range(source, f"'{self.targets.get(name, name)}'")
-            np.copyto(copy, source.detach().cpu().numpy(), casting="unsafe")
 
     # -- tracing --------------------------------------------------------------
     def run(self, inputs: Sequence, params: Dict[str, Any]):
@@ -789,7 +759,8 @@ class GraphProgram:
     # -- results --------------------------------------------------------------
     def restructure(self, outputs: List[torch.Tensor]):
         """The model's result structure from the flat user outputs, each in
-        the dtype PyTorch computes (int64 where TinyTensor used int32)."""
+        the dtype PyTorch computes (int64 where TinyTensor computed an
+        int32 index, e.g. of argmax)."""
         dtypes = self.output_dtypes[len(self.mutations):]
         outputs = [o.to(d) if d is not None and o.dtype != d else o
                    for o, d in zip(outputs, dtypes)]

@@ -608,3 +608,31 @@ func.func @matmul_of_broadcast_matrix(%x: tensor<16x8x64xf32>, %w: tensor<64x32x
   %2 = tt.matmul %x, %vb : (tensor<16x8x64xf32>, tensor<16x64x32xf32>) -> tensor<16x8x32xf32>
   return %0, %1, %2 : tensor<16x8x32xf32>, tensor<16x8x32xf32>, tensor<16x8x32xf32>
 }
+
+// -----
+
+// Integer constants fold with wrap-around at their own width: i64 products
+// past 2^31 stay exact, i32 ones keep the low 32 bits (as the compiled code
+// and NumPy do); float -> i64 folds within the i64 range.
+// CHECK-LABEL: func.func @fold_integer_widths
+// CHECK-DAG: tt.constant dense<10000000000> : tensor<i64>
+// CHECK-DAG: tt.constant dense<1410065408> : tensor<i32>
+// CHECK-DAG: tt.constant dense<-9223372036854775808> : tensor<i64>
+// CHECK-DAG: tt.constant dense<3000000000> : tensor<i64>
+// CHECK-DAG: tt.constant dense<-1> : tensor<i32>
+// CHECK-NOT: tt.mul
+// CHECK-NOT: tt.cast
+func.func @fold_integer_widths() -> (tensor<i64>, tensor<i32>, tensor<i64>, tensor<i64>, tensor<i32>) {
+  %a = tt.constant dense<100000> : tensor<i64>
+  %0 = tt.mul %a, %a : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %b = tt.constant dense<100000> : tensor<i32>
+  %1 = tt.mul %b, %b : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %c = tt.constant dense<9223372036854775807> : tensor<i64>
+  %one = tt.constant dense<1> : tensor<i64>
+  %2 = tt.add %c, %one : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %f = tt.constant dense<3.0e9> : tensor<f64>
+  %3 = tt.cast %f to i64 : tensor<f64> -> tensor<i64>
+  %g = tt.constant dense<4294967295> : tensor<i64>
+  %4 = tt.cast %g to i32 : tensor<i64> -> tensor<i32>
+  return %0, %1, %2, %3, %4 : tensor<i64>, tensor<i32>, tensor<i64>, tensor<i64>, tensor<i32>
+}

@@ -105,7 +105,7 @@ func.func @concat_element_type_mismatch(%a: tensor<2x3xf32>, %b: tensor<2x4xi32>
 
 // Type constraints: i1 is not a numeric type.
 func.func @add_i1(%a: tensor<3xi1>, %b: tensor<3xi1>) {
-  // expected-error @+1 {{'tt.add' op operand #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer values, but got 'tensor<3xi1>'}}
+  // expected-error @+1 {{'tt.add' op operand #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3xi1>'}}
   %0 = tt.add %a, %b : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   return
 }
@@ -153,7 +153,7 @@ func.func @select_condition_not_i1(%c: tensor<3xf32>, %a: tensor<3xf32>) {
 // -----
 
 func.func @gather_f32_indices(%t: tensor<50x8xf32>, %i: tensor<4xf32>) {
-  // expected-error @+1 {{'tt.gather' op operand #1 must be statically shaped or unranked tensor of 32-bit signless integer values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'tt.gather' op operand #1 must be statically shaped or unranked tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xf32>'}}
   %0 = tt.gather %t[%i] : (tensor<50x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
   return
 }
@@ -161,7 +161,7 @@ func.func @gather_f32_indices(%t: tensor<50x8xf32>, %i: tensor<4xf32>) {
 // -----
 
 func.func @cast_to_f16(%a: tensor<3xf32>) {
-  // expected-error @+1 {{'tt.cast' op attribute 'to' failed to satisfy constraint: type attribute of 32-bit float or 64-bit float or 32-bit signless integer or 1-bit signless integer}}
+  // expected-error @+1 {{'tt.cast' op attribute 'to' failed to satisfy constraint: type attribute of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer}}
   %0 = tt.cast %a to f16 : tensor<3xf32> -> tensor<3xf16>
   return
 }
@@ -169,7 +169,7 @@ func.func @cast_to_f16(%a: tensor<3xf32>) {
 // -----
 
 func.func @cast_from_f16(%a: tensor<3xf16>) {
-  // expected-error @+1 {{'tt.cast' op operand #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 1-bit signless integer values, but got 'tensor<3xf16>'}}
+  // expected-error @+1 {{'tt.cast' op operand #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<3xf16>'}}
   %0 = tt.cast %a to f32 : tensor<3xf16> -> tensor<3xf32>
   return
 }
@@ -181,7 +181,7 @@ func.func @cast_from_f16(%a: tensor<3xf16>) {
 // -----
 
 func.func @dynamic_dim_unary(%a: tensor<?xf32>) {
-  // expected-error @+1 {{'tt.neg' op operand #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer values, but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'tt.neg' op operand #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<?xf32>'}}
   %0 = tt.neg %a : tensor<?xf32>
   return
 }
@@ -189,7 +189,7 @@ func.func @dynamic_dim_unary(%a: tensor<?xf32>) {
 // -----
 
 func.func @dynamic_dim_binary(%a: tensor<2x3xf32>, %b: tensor<?x3xf32>) {
-  // expected-error @+1 {{'tt.add' op operand #1 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer values, but got 'tensor<?x3xf32>'}}
+  // expected-error @+1 {{'tt.add' op operand #1 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<?x3xf32>'}}
   %0 = tt.add %a, %b : (tensor<2x3xf32>, tensor<?x3xf32>) -> tensor<2x3xf32>
   return
 }
@@ -197,7 +197,7 @@ func.func @dynamic_dim_binary(%a: tensor<2x3xf32>, %b: tensor<?x3xf32>) {
 // -----
 
 func.func @dynamic_dim_result(%a: tensor<2x3xf32>) {
-  // expected-error @+1 {{'tt.reshape' op result #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 1-bit signless integer values, but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'tt.reshape' op result #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<?xf32>'}}
   %0 = tt.reshape %a [6] : tensor<2x3xf32> -> tensor<?xf32>
   return
 }
@@ -628,7 +628,7 @@ func.func @constant_vector_value() {
 // -----
 
 func.func @constant_vector_result() {
-  // expected-error @+1 {{'tt.constant' op result #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 1-bit signless integer values, but got 'vector<3xf32>'}}
+  // expected-error @+1 {{'tt.constant' op result #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'vector<3xf32>'}}
   %0 = tt.constant dense<1.0> : vector<3xf32>
   return
 }
@@ -636,7 +636,7 @@ func.func @constant_vector_result() {
 // -----
 
 func.func @constant_f16() {
-  // expected-error @+1 {{'tt.constant' op result #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 1-bit signless integer values, but got 'tensor<3xf16>'}}
+  // expected-error @+1 {{'tt.constant' op result #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<3xf16>'}}
   %0 = tt.constant dense<1.0> : tensor<3xf16>
   return
 }

@@ -56,7 +56,7 @@ func.func @argmax_axis_out_of_range(%x: tensor<3x4xf32>) {
 // -----
 
 func.func @argmin_result_must_be_i32(%x: tensor<3x4xf32>) {
-  // expected-error @+1 {{'tt.argmin' op result #0 must be statically shaped or unranked tensor of 32-bit signless integer values}}
+  // expected-error @+1 {{'tt.argmin' op result #0 must be statically shaped or unranked tensor of 32-bit signless integer or 64-bit signless integer values}}
   %0 = tt.argmin %x axis = 1 : tensor<3x4xf32> -> tensor<3xf32>
   return
 }

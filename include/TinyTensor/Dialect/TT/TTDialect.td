@@ -16,8 +16,8 @@ def TT_Dialect : Dialect {
   let description = [{
     The `tt` dialect models the tensor programs that TinyTensor's front ends
     trace from NumPy and PyTorch code. Every operation works on value-semantic
-    `tensor` types with element type `f32`, `f64`, `i32` (integers and
-    indices) or `i1` (comparison results), follows NumPy's broadcasting rules
+    `tensor` types with element type `f32`, `f64`, `i32` or `i64` (integers
+    and indices) or `i1` (comparison results), follows NumPy's broadcasting rules
     and infers its result type through `InferTypeOpInterface`. Operands may be
     unranked (`tensor<*xf32>`) until `--tt-infer-shapes` has refined them.
 

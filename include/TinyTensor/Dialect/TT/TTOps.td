@@ -27,12 +27,12 @@ class TT_TensorOf<list<Type> allowed> : TensorOf<allowed,
     [Or<[IsUnrankedTensorTypePred, HasStaticShapePred]>],
     "statically shaped or unranked tensor">;
 
-def TT_AnyTensor : TT_TensorOf<[F32, F64, I32, I1]>;
-def TT_NumericTensor : TT_TensorOf<[F32, F64, I32]>;
+def TT_AnyTensor : TT_TensorOf<[F32, F64, I32, I64, I1]>;
+def TT_NumericTensor : TT_TensorOf<[F32, F64, I32, I64]>;
 def TT_FloatTensor : TT_TensorOf<[F32, F64]>;
-def TT_IndexTensor : TT_TensorOf<[I32]>;
+def TT_IndexTensor : TT_TensorOf<[I32, I64]>;
 def TT_BoolTensor : TT_TensorOf<[I1]>;
-def TT_ElementType : AnyTypeOf<[F32, F64, I32, I1]>;
+def TT_ElementType : AnyTypeOf<[F32, F64, I32, I64, I1]>;
 
 //===----------------------------------------------------------------------===//
 // Base classes
@@ -172,7 +172,7 @@ def TT_MulOp : TT_BinaryOp<"mul", [Commutative]> {
 def TT_DivOp : TT_BinaryOp<"div"> {
   let summary = "elementwise division with broadcasting";
   let description = [{
-    Computes `lhs / rhs` elementwise with NumPy broadcasting. For `i32`
+    Computes `lhs / rhs` elementwise with NumPy broadcasting. For integer
     operands this is C-style truncating division; front ends implementing
     NumPy's true division cast to a float type first.
 
@@ -752,7 +752,8 @@ def TT_WindowsOp : TT_Op<"windows"> {
 def TT_GatherOp : TT_Op<"gather"> {
   let summary = "gather rows of a table (table[ids])";
   let description = [{
-    Indexes the first dimension of `table` with the `i32` tensor `indices`,
+    Indexes the first dimension of `table` with the `i32` or `i64` tensor
+    `indices`,
     as NumPy's `table[indices]`: the result shape is the indices' shape
     followed by the table's trailing dimensions. Negative indices count from
     the end; indices outside `[-n, n)` are clamped.

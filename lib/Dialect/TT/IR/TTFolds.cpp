@@ -11,6 +11,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/APFloat.h"
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tt;
@@ -36,9 +37,16 @@ Attribute makeElement(Type et, double fv, int64_t iv) {
     return FloatAttr::get(ft, fv);
   if (et.isInteger(1))
     return IntegerAttr::get(et, iv != 0);
-  return IntegerAttr::get(et, llvm::APInt(et.getIntOrFloatBitWidth(),
-                                          static_cast<uint64_t>(iv), true));
+  // Integers wrap to the element type's width (two's complement).
+  return IntegerAttr::get(
+      et, llvm::APInt(64, static_cast<uint64_t>(iv), /*isSigned=*/true)
+              .trunc(et.getIntOrFloatBitWidth()));
 }
+
+/// Wrapping (two's complement) integer arithmetic: i32 results are
+/// truncated afterwards by makeElement, i64 ones wrap here.
+int64_t wrapping(uint64_t v) { return static_cast<int64_t>(v); }
+uint64_t bits(int64_t v) { return static_cast<uint64_t>(v); }
 
 /// Index of the operand element that result element `linear` reads under
 /// NumPy broadcasting.
@@ -120,7 +128,7 @@ Attribute foldBinary(ArrayRef<Attribute> operands, Type resultType,
                                          cast<IntegerAttr>(args[1]).getInt());
         if (!r)
           return std::nullopt;
-        return makeElement(et, 0, static_cast<int32_t>(*r));
+        return makeElement(et, 0, *r);
       });
 }
 
@@ -135,9 +143,7 @@ Attribute foldUnary(Attribute operand, Type resultType,
           return makeElement(et, floatFn(elementAsDouble(args[0])), 0);
         if (!intFn)
           return std::nullopt;
-        return makeElement(
-            et, 0,
-            static_cast<int32_t>(intFn(cast<IntegerAttr>(args[0]).getInt())));
+        return makeElement(et, 0, intFn(cast<IntegerAttr>(args[0]).getInt()));
       });
 }
 
@@ -184,7 +190,9 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](double a, double b) { return a + b; },
-      [](int64_t a, int64_t b) -> std::optional<int64_t> { return a + b; });
+      [](int64_t a, int64_t b) -> std::optional<int64_t> {
+        return wrapping(bits(a) + bits(b));
+      });
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
@@ -194,7 +202,9 @@ OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](double a, double b) { return a - b; },
-      [](int64_t a, int64_t b) -> std::optional<int64_t> { return a - b; });
+      [](int64_t a, int64_t b) -> std::optional<int64_t> {
+        return wrapping(bits(a) - bits(b));
+      });
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
@@ -207,7 +217,9 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](double a, double b) { return a * b; },
-      [](int64_t a, int64_t b) -> std::optional<int64_t> { return a * b; });
+      [](int64_t a, int64_t b) -> std::optional<int64_t> {
+        return wrapping(bits(a) * bits(b));
+      });
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
@@ -218,7 +230,9 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       adaptor.getOperands(), getType(),
       [](double a, double b) { return a / b; },
       [](int64_t a, int64_t b) -> std::optional<int64_t> {
-        if (b == 0)
+        // Division by zero, and the one quotient that overflows, are left
+        // to run time.
+        if (b == 0 || (b == -1 && a == std::numeric_limits<int64_t>::min()))
           return std::nullopt;
         return a / b;
       });
@@ -234,14 +248,14 @@ OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
       [](int64_t a, int64_t b) -> std::optional<int64_t> {
         if (b < 0)
           return std::nullopt;
-        // Square-and-multiply with i32 wrap-around.
-        uint32_t result = 1, base = static_cast<uint32_t>(a);
+        // Square-and-multiply, wrapping (modulo 2^64, and so modulo 2^32).
+        uint64_t result = 1, base = bits(a);
         for (uint64_t e = b; e; e >>= 1) {
           if (e & 1)
             result *= base;
           base *= base;
         }
-        return static_cast<int32_t>(result);
+        return wrapping(result);
       });
 }
 
@@ -270,13 +284,13 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   return foldUnary(
       adaptor.getInput(), getType(), [](double x) { return -x; },
-      [](int64_t x) { return -x; });
+      [](int64_t x) { return wrapping(0 - bits(x)); });
 }
 
 OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
   return foldUnary(
       adaptor.getInput(), getType(), [](double x) { return std::fabs(x); },
-      [](int64_t x) { return x < 0 ? -x : x; });
+      [](int64_t x) { return x < 0 ? wrapping(0 - bits(x)) : x; });
 }
 
 OpFoldResult ExpOp::fold(FoldAdaptor adaptor) {
@@ -368,7 +382,8 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
           if (et.isInteger(1))
             return makeElement(et, 0, v != 0.0);
           // Out-of-range float to int conversion is undefined; leave it.
-          if (std::isnan(v) || v >= 2147483648.0 || v < -2147483648.0)
+          double limit = std::ldexp(1.0, et.getIntOrFloatBitWidth() - 1);
+          if (std::isnan(v) || v >= limit || v < -limit)
             return std::nullopt;
           return makeElement(et, 0, static_cast<int64_t>(v));
         }
