@@ -107,7 +107,10 @@ class IRBuilder:
             with user_location():
                 value = fn(*args, **kwargs)
         if self.scope is not None:
-            value.owner.attributes["tt.scope"] = self.scope
+            # One result, or the results of a multi-result op (tt.sort).
+            owner = value.owner if isinstance(value, ir.Value) \
+                else value[0].owner
+            owner.attributes["tt.scope"] = self.scope
         return value
 
     # -- constants and casts -------------------------------------------------
@@ -170,6 +173,14 @@ class IRBuilder:
     def cumsum(self, value, axis: int):
         return self._build("cumsum", tt.cumsum, value, ir.IntegerAttr.get(
             ir.IntegerType.get_signless(64), int(axis)))
+
+    def sort(self, value, axis: int, descending: bool = False):
+        """(values, int32 indices) of a stable sort along `axis`."""
+        values, indices = self._build(
+            "sort", tt.sort, value,
+            ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(axis)),
+            descending=bool(descending) or None)
+        return values, indices
 
     def matmul(self, lhs, rhs) -> ir.Value:
         return self._build("matmul", tt.matmul, lhs, rhs)

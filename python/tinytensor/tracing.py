@@ -462,6 +462,9 @@ class Tracer:
     def cumsum(self, axis=None, dtype=None):
         return _cumsum(self, axis=axis, dtype=dtype)
 
+    def argsort(self, axis=-1, kind=None, order=None):
+        return _argsort(self, axis=axis, kind=kind, order=order)
+
     def any(self, axis=None, keepdims=False):
         return _any(self, axis=axis, keepdims=keepdims)
 
@@ -578,6 +581,48 @@ def _cumsum(a, axis=None, dtype=None, out=None):
         a, axis = a.reshape(-1), 0
     axis = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
     return Tracer(_ctx().builder.cumsum(a.value, axis))
+
+
+def _sorted(a, axis, kind, order, descending=False):
+    """(values, int64 indices) of a stable sort of `a` along `axis` (None:
+    the flattened array), as np.sort / np.argsort with kind="stable"; NaNs
+    last. Other kinds give the same values; for equal elements they may
+    order np.argsort's indices differently than NumPy does."""
+    if order is not None:
+        raise TypeError("np.sort/np.argsort: `order` (structured arrays) is "
+                        "not supported")
+    if kind not in (None, "stable", "mergesort", "quicksort", "heapsort"):
+        raise ValueError(f"np.sort: unknown kind {kind!r}")
+    a = as_tracer(a)
+    if a.dtype == np.bool_:
+        values, indices = _sorted(a.astype(np.int32), axis, kind, order,
+                                  descending)
+        return values != 0, indices
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    if a.ndim == 0:
+        raise np.exceptions.AxisError("np.sort of a 0-d array needs "
+                                      "axis=None")
+    axis = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    values, indices = _ctx().builder.sort(a.value, axis, descending)
+    return Tracer(values), Tracer(indices).astype(np.int64)
+
+
+def sort(a, axis: int = -1, descending: bool = False):
+    """(values, int64 indices) of a stable sort along `axis`, ascending
+    with NaNs last or descending with NaNs first (for front ends: the
+    PyTorch importer's sort and topk)."""
+    return _sorted(a, axis, None, None, descending)
+
+
+@implements(np.sort)
+def _sort(a, axis=-1, kind=None, order=None, **kwargs):
+    return _sorted(a, axis, kind, order)[0]
+
+
+@implements(np.argsort)
+def _argsort(a, axis=-1, kind=None, order=None, **kwargs):
+    return _sorted(a, axis, kind, order)[1]
 
 
 def _truth(a) -> Tracer:

@@ -602,6 +602,123 @@ struct ArgReductionLowering : public StaticShapeLowering<OpTy> {
   }
 };
 
+/// sort along one axis, in two linalg.generic ops over (..., i, j): each
+/// element's rank (how many elements sort before it: smaller, or equal and
+/// earlier; NaN above every number), then for each position p the value
+/// and index of the element whose rank is p. Stable, O(n^2) per row.
+struct SortLowering : public OpConversionPattern<SortOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SortOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value input = adaptor.getInput();
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+    if (!type || !type.hasStaticShape() || !indicesType ||
+        !indicesType.hasStaticShape())
+      return rewriter.notifyMatchFailure(
+          op, "operands must have static shapes (run --tt-infer-shapes)");
+    Location loc = op.getLoc();
+    Type et = type.getElementType();
+    int64_t rank = type.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    bool descending = op.getDescending();
+    OpBuilder &b = rewriter;
+    Type i32 = b.getI32Type();
+
+    // Loops d0 .. d(rank-1) (d_axis is i, or the position p) and d_rank (j).
+    SmallVector<AffineExpr> outer, inner;
+    for (int64_t d = 0; d < rank; ++d) {
+      outer.push_back(b.getAffineDimExpr(d));
+      inner.push_back(b.getAffineDimExpr(d == axis ? rank : d));
+    }
+    AffineMap atOuter = AffineMap::get(rank + 1, 0, outer, b.getContext());
+    AffineMap atInner = AffineMap::get(rank + 1, 0, inner, b.getContext());
+    SmallVector<utils::IteratorType> iterators(rank + 1,
+                                               utils::IteratorType::parallel);
+    iterators.back() = utils::IteratorType::reduction;
+    auto index = [&](OpBuilder &nb, Location l, int64_t dim) -> Value {
+      return arith::IndexCastOp::create(nb, l, i32,
+                                        linalg::IndexOp::create(nb, l, dim));
+    };
+
+    // rank[..., i] = #{j : x[j] sorts before x[i]}.
+    auto rankType = RankedTensorType::get(type.getShape(), i32);
+    Value zeros = filledTensor(b, loc, rankType, b.getI32IntegerAttr(0));
+    auto ranks = linalg::GenericOp::create(
+        b, loc, TypeRange{rankType}, ValueRange{input, input},
+        ValueRange{zeros}, ArrayRef<AffineMap>{atOuter, atInner, atOuter},
+        iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value xi = args[0], xj = args[1], count = args[2];
+          Value earlier =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                    index(nb, l, rank), index(nb, l, axis));
+          Value before;
+          if (isa<FloatType>(et)) {
+            auto cmp = [&](arith::CmpFPredicate p, Value u, Value v) {
+              return arith::CmpFOp::create(nb, l, p, u, v).getResult();
+            };
+            Value nanI = cmp(arith::CmpFPredicate::UNO, xi, xi);
+            Value nanJ = cmp(arith::CmpFPredicate::UNO, xj, xj);
+            // Strictly before: in value order, or a number before a NaN
+            // (ascending) / a NaN before a number (descending).
+            Value ordered = cmp(descending ? arith::CmpFPredicate::OGT
+                                           : arith::CmpFPredicate::OLT,
+                                xj, xi);
+            Value nanOrder =
+                descending
+                    ? arith::AndIOp::create(
+                          nb, l, nanJ, cmp(arith::CmpFPredicate::ORD, xi, xi))
+                          .getResult()
+                    : arith::AndIOp::create(
+                          nb, l, nanI, cmp(arith::CmpFPredicate::ORD, xj, xj))
+                          .getResult();
+            Value same = arith::OrIOp::create(
+                nb, l, cmp(arith::CmpFPredicate::OEQ, xj, xi),
+                arith::AndIOp::create(nb, l, nanI, nanJ));
+            before = arith::OrIOp::create(
+                nb, l, arith::OrIOp::create(nb, l, ordered, nanOrder),
+                arith::AndIOp::create(nb, l, same, earlier));
+          } else {
+            Value ordered =
+                arith::CmpIOp::create(nb, l,
+                                      descending ? arith::CmpIPredicate::sgt
+                                                 : arith::CmpIPredicate::slt,
+                                      xj, xi);
+            Value same =
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, xj, xi);
+            before = arith::OrIOp::create(
+                nb, l, ordered, arith::AndIOp::create(nb, l, same, earlier));
+          }
+          Value one = arith::ExtUIOp::create(nb, l, i32, before);
+          linalg::YieldOp::create(
+              nb, l, ValueRange{arith::AddIOp::create(nb, l, count, one)});
+        });
+
+    // values[..., p], indices[..., p] from the element whose rank is p.
+    Value valuesInit = filledTensor(b, loc, type, b.getZeroAttr(et));
+    Value indicesInit = filledTensor(b, loc, rankType, b.getI32IntegerAttr(0));
+    auto sorted = linalg::GenericOp::create(
+        b, loc, TypeRange{type, rankType},
+        ValueRange{input, ranks.getResult(0)},
+        ValueRange{valuesInit, indicesInit},
+        ArrayRef<AffineMap>{atInner, atInner, atOuter, atOuter}, iterators,
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value x = args[0], r = args[1], value = args[2], at = args[3];
+          Value here = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, r,
+                                             index(nb, l, axis));
+          linalg::YieldOp::create(
+              nb, l,
+              ValueRange{arith::SelectOp::create(nb, l, here, x, value),
+                         arith::SelectOp::create(nb, l, here,
+                                                 index(nb, l, rank), at)});
+        });
+    rewriter.replaceOp(op, sorted.getResults());
+    return success();
+  }
+};
+
 /// cumsum along one axis: result[0] = x[0], then an scf.for over the axis
 /// computing result[i] = result[i - 1] + x[i] in the result tensor (its
 /// only iteration argument, updated in place by insert_slice).
@@ -1018,12 +1135,12 @@ void mlir::tt::populateTTToLinalgPatterns(RewritePatternSet &patterns) {
                ReductionLowering<MeanOp>, ReductionLowering<VarOp>,
                ReductionLowering<ReduceMinOp>, ReductionLowering<ProdOp>,
                ArgReductionLowering<ArgMaxOp>, ArgReductionLowering<ArgMinOp>,
-               CumsumLowering, WindowsLowering, ElementwiseLowering<SinOp>,
-               ElementwiseLowering<CosOp>, ElementwiseLowering<FloorOp>,
-               ElementwiseLowering<CeilOp>, ElementwiseLowering<RoundOp>,
-               ElementwiseLowering<Log1pOp>, ElementwiseLowering<Expm1Op>,
-               ElementwiseLowering<Exp2Op>, ElementwiseLowering<Log2Op>,
-               MatmulLowering, TransposeLowering, ReshapeLowering,
-               SliceLowering, ConcatLowering, GatherLowering>(
+               CumsumLowering, SortLowering, WindowsLowering,
+               ElementwiseLowering<SinOp>, ElementwiseLowering<CosOp>,
+               ElementwiseLowering<FloorOp>, ElementwiseLowering<CeilOp>,
+               ElementwiseLowering<RoundOp>, ElementwiseLowering<Log1pOp>,
+               ElementwiseLowering<Expm1Op>, ElementwiseLowering<Exp2Op>,
+               ElementwiseLowering<Log2Op>, MatmulLowering, TransposeLowering,
+               ReshapeLowering, SliceLowering, ConcatLowering, GatherLowering>(
       patterns.getContext());
 }

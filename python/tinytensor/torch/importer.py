@@ -22,7 +22,7 @@ import torch
 import torch.fx
 import torch.utils._pytree as pytree
 
-from ..tracing import Tracer, as_tracer, current_trace, integer_divmod
+from ..tracing import Tracer, as_tracer, current_trace, integer_divmod, sort
 from ..types import result_dtype
 
 
@@ -406,6 +406,29 @@ def _min(x, dim=None, keepdim=False):
     return _amin(x, dim, keepdim), _arg(np.argmin, x, dim, keepdim)
 
 
+def _sort(x, dim=-1, descending=False, stable=None):
+    """aten.sort (and sort.stable): always stable, NaN the largest."""
+    if _dim(x) == 0:
+        return x, np.zeros((), np.int64)
+    return sort(x, dim % _dim(x), descending)
+
+
+def _topk(x, k, dim=-1, largest=True, sorted=True):
+    """aten.topk: the first k of a stable sort (largest first, NaN the
+    largest, or smallest first); equal elements in their order."""
+    n = _dim(x)
+    axis = dim % max(n, 1)
+    size = x.shape[axis] if n else 1
+    if not 0 <= k <= size:
+        raise ValueError(f"topk: k ({k}) is out of range for dimension "
+                         f"{dim} of size {size}")
+    if n == 0:
+        return x, np.zeros((), np.int64)
+    values, indices = sort(x, axis, largest)
+    keep = tuple(slice(0, k) if d == axis else slice(None) for d in range(n))
+    return values[keep], indices[keep]
+
+
 def _div(x, y, rounding_mode=None):
     if rounding_mode is None:
         return x / y
@@ -490,6 +513,7 @@ ATEN_OPS: Dict[str, Callable] = {
     "argmin": lambda x, dim=None, keepdim=False: _arg(np.argmin, x, dim,
                                                       keepdim),
     "any": _any, "all": _all, "prod": _prod, "cumsum": _cumsum,
+    "sort": _sort, "topk": _topk,
     "index_select": _index_select, "gather": _gather,
     "tril": lambda x, diagonal=0: np.tril(x, diagonal),
     "triu": lambda x, diagonal=0: np.triu(x, diagonal),

@@ -83,3 +83,22 @@ func.func @windows(%x: tensor<2x9x7x4xf32>) -> tensor<2x5x3x3x2x4xf32> {
   %0 = tt.windows %x axis = 1 kernel = [3, 2] strides = [1, 2] dilations = [2, 1] : tensor<2x9x7x4xf32> -> tensor<2x5x3x3x2x4xf32>
   return %0 : tensor<2x5x3x3x2x4xf32>
 }
+
+// -----
+
+// sort: each element's rank (a reduction over j of "x[j] sorts before
+// x[i]"), then the element of each rank (a reduction over i).
+// CHECK-LABEL: func.func @sort
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK:   arith.cmpf ogt
+// CHECK:   arith.extui
+// CHECK:   arith.addi
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%{{.*}}, %[[R]] : tensor<3x5xf32>, tensor<3x5xi32>)
+// CHECK:   arith.cmpi eq
+// CHECK:   arith.select
+// CHECK:   arith.select
+func.func @sort(%x: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<3x5xi32>) {
+  %v, %i = tt.sort %x axis = 1 descending : tensor<3x5xf32> -> tensor<3x5xf32>, tensor<3x5xi32>
+  return %v, %i : tensor<3x5xf32>, tensor<3x5xi32>
+}

@@ -18,6 +18,8 @@
 // CHECK: tt.argmax %{{.*}} axis = 0 : tensor<4xf32> -> tensor<i32>
 // CHECK: tt.argmin %{{.*}} axis = 0 keepdims : tensor<4xi32> -> tensor<1xi32>
 // CHECK: tt.cumsum %{{.*}} axis = 0 : tensor<4xf32> -> tensor<4xf32>
+// CHECK: tt.sort %{{.*}} axis = 0 : tensor<4xf32> -> tensor<4xf32>, tensor<4xi32>
+// CHECK: tt.sort %{{.*}} axis = 0 descending : tensor<4xi32> -> tensor<4xi32>, tensor<4xi32>
 func.func @round_trip(%x: tensor<4xf32>, %i: tensor<4xi32>) {
   %0 = tt.sin %x : tensor<4xf32>
   %1 = tt.cos %x : tensor<4xf32>
@@ -33,6 +35,8 @@ func.func @round_trip(%x: tensor<4xf32>, %i: tensor<4xi32>) {
   %11 = tt.argmax %x axis = 0 : tensor<4xf32> -> tensor<i32>
   %12 = tt.argmin %i axis = 0 keepdims : tensor<4xi32> -> tensor<1xi32>
   %13 = tt.cumsum %x axis = 0 : tensor<4xf32> -> tensor<4xf32>
+  %14:2 = tt.sort %x axis = 0 : tensor<4xf32> -> tensor<4xf32>, tensor<4xi32>
+  %15:2 = tt.sort %i axis = 0 descending : tensor<4xi32> -> tensor<4xi32>, tensor<4xi32>
   return
 }
 
@@ -121,5 +125,31 @@ func.func @windows_zero_stride(%x: tensor<2x3x4xf32>) {
   // expected-error @+2 {{windows: kernel, strides and dilations must be positive (axis 1)}}
   // expected-error @+1 {{'tt.windows' op failed to infer returned types}}
   %0 = tt.windows %x axis = 1 kernel = [2] strides = [0] dilations = [1] : tensor<2x3x4xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @sort_axis_out_of_range(%x: tensor<3x4xf32>) {
+  // expected-error @+2 {{axis -1 is out of range for a tensor of rank 2 (expected 0 <= axis < 2)}}
+  // expected-error @+1 {{'tt.sort' op failed to infer returned types}}
+  %0:2 = tt.sort %x axis = -1 : tensor<3x4xf32> -> tensor<3x4xf32>, tensor<3x4xi32>
+  return
+}
+
+// -----
+
+func.func @sort_indices_are_i32(%x: tensor<3x4xf32>) {
+  // expected-error @+2 {{'tt.sort' op inferred type(s) 'tensor<3x4xf32>', 'tensor<3x4xi32>' are incompatible with return type(s) of operation 'tensor<3x4xf32>', 'tensor<3x4xi64>'}}
+  // expected-error @+1 {{'tt.sort' op failed to infer returned types}}
+  %0:2 = tt.sort %x axis = 1 : tensor<3x4xf32> -> tensor<3x4xf32>, tensor<3x4xi64>
+  return
+}
+
+// -----
+
+func.func @sort_of_booleans(%b: tensor<3xi1>) {
+  // expected-error @+1 {{'tt.sort' op operand #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values}}
+  %0:2 = tt.sort %b axis = 0 : tensor<3xi1> -> tensor<3xi1>, tensor<3xi32>
   return
 }

@@ -562,6 +562,32 @@ def TT_CumsumOp : TT_Op<"cumsum"> {
   }];
 }
 
+def TT_SortOp : TT_Op<"sort"> {
+  let summary = "stable sort along one axis, with the sorted elements' indices";
+  let description = [{
+    Sorts `input` along `axis` in ascending order (descending with
+    `descending`) and returns the sorted values and, as `i32`, the index
+    along `axis` each of them came from. The sort is stable in both
+    directions: equal elements keep their order. NaN is greater than every
+    number: NaNs come last in ascending order (as in `np.sort`) and first
+    in descending order (as in `torch.sort`). -0.0 and +0.0 are equal.
+
+    Each element's position is the number of elements that sort before it
+    (O(n^2) comparisons per row of n elements, all of them in parallel).
+
+    ```mlir
+    %v, %i = tt.sort %x axis = 1 descending : tensor<2x5xf32> -> tensor<2x5xf32>, tensor<2x5xi32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$input, I64Attr:$axis,
+                       UnitAttr:$descending);
+  let results = (outs TT_NumericTensor:$values, TT_IndexTensor:$indices);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis (`descending` $descending^)? attr-dict `:`
+    type($input) `->` type($values) `,` type($indices)
+  }];
+}
+
 def TT_MeanOp : TT_ReductionOp<"mean"> {
   let summary = "arithmetic mean over axes";
   let description = [{

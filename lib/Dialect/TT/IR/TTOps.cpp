@@ -224,5 +224,21 @@ LogicalResult CumsumOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// sort: the values keep the input's type; the indices are i32.
+LogicalResult SortOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  Type input = adaptor.getInput().getType();
+  // The reduction rule checks the axis against the rank.
+  int64_t axis = static_cast<int64_t>(adaptor.getAxis());
+  if (failed(inferReductionType(loc, input, {axis}, true)))
+    return failure();
+  results.push_back(input);
+  results.push_back(
+      cast<TensorType>(input).clone(IntegerType::get(input.getContext(), 32)));
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "TinyTensor/Dialect/TT/TTOps.cpp.inc"
