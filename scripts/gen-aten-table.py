@@ -31,6 +31,7 @@ FAMILIES = [
         "sum", "mean", "var", "amax", "amin", "max", "min", "prod", "any",
         "all", "argmax", "argmin", "cumsum", "_softmax", "softmax",
         "_log_softmax", "log_softmax", "native_layer_norm", "layer_norm"]),
+    ("Sorting", ["sort", "topk"]),
     ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear"]),
     ("Vision", [
         "convolution", "max_pool2d_with_indices", "max_pool2d", "avg_pool2d",

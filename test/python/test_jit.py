@@ -483,10 +483,11 @@ def test_where_with_captured_condition_and_int():
 
 
 @pytest.mark.parametrize("fn", [
-    lambda x: np.sort(x), lambda x: np.cumprod(x), lambda x: np.nanmax(x),
-    lambda x: np.arctan(x), lambda x: np.floor_divide(x, 2),
-    lambda x: np.median(x), lambda x: np.where(x > 0),
-], ids=["sort", "cumprod", "nanmax", "arctan", "floor_divide", "median",
+    lambda x: np.partition(x, 2), lambda x: np.cumprod(x),
+    lambda x: np.nanmax(x), lambda x: np.arctan(x),
+    lambda x: np.floor_divide(x, 2), lambda x: np.median(x),
+    lambda x: np.where(x > 0),
+], ids=["partition", "cumprod", "nanmax", "arctan", "floor_divide", "median",
         "where1"])
 def test_unsupported_numpy_function_raises_type_error(fn, compiles):
     f = jit(fn)
@@ -1113,7 +1114,7 @@ def test_failed_trace_leaves_no_state_behind():
     assert_same(g(x), x + 1)
     assert len(g._cache) == 1
     with pytest.raises(TypeError):
-        jit(lambda a: np.sort(a))(x)
+        jit(lambda a: np.partition(a, 1))(x)
     assert_same(jit(lambda a: a - 1)(x), x - 1)
 
 

@@ -602,10 +602,52 @@ struct ArgReductionLowering : public StaticShapeLowering<OpTy> {
   }
 };
 
-/// sort along one axis, in two linalg.generic ops over (..., i, j): each
-/// element's rank (how many elements sort before it: smaller, or equal and
-/// earlier; NaN above every number), then for each position p the value
-/// and index of the element whose rank is p. Stable, O(n^2) per row.
+/// True where (x, ix) sorts strictly before (y, iy): in value order (NaN
+/// above every number), ties by index, which makes the order total and the
+/// sort stable.
+Value sortsBefore(OpBuilder &b, Location loc, Value x, Value ix, Value y,
+                  Value iy, bool descending) {
+  Value earlier =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ix, iy);
+  if (!isa<FloatType>(x.getType())) {
+    Value ordered = arith::CmpIOp::create(
+        b, loc,
+        descending ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, x,
+        y);
+    Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+    return arith::OrIOp::create(b, loc, ordered,
+                                arith::AndIOp::create(b, loc, same, earlier));
+  }
+  auto cmp = [&](arith::CmpFPredicate p, Value u, Value v) {
+    return arith::CmpFOp::create(b, loc, p, u, v).getResult();
+  };
+  Value nanX = cmp(arith::CmpFPredicate::UNO, x, x);
+  Value nanY = cmp(arith::CmpFPredicate::UNO, y, y);
+  Value ordered = cmp(
+      descending ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x, y);
+  // A number before a NaN (ascending), a NaN before a number (descending).
+  Value nanOrder =
+      descending ? arith::AndIOp::create(b, loc, nanX,
+                                         cmp(arith::CmpFPredicate::ORD, y, y))
+                       .getResult()
+                 : arith::AndIOp::create(b, loc, nanY,
+                                         cmp(arith::CmpFPredicate::ORD, x, x))
+                       .getResult();
+  Value same =
+      arith::OrIOp::create(b, loc, cmp(arith::CmpFPredicate::OEQ, x, y),
+                           arith::AndIOp::create(b, loc, nanX, nanY));
+  return arith::OrIOp::create(b, loc,
+                              arith::OrIOp::create(b, loc, ordered, nanOrder),
+                              arith::AndIOp::create(b, loc, same, earlier));
+}
+
+/// sort along one axis: a bitonic sorting network over (value, index)
+/// pairs. The axis is padded to a power of two N with elements that sort
+/// after every real one (NaN ascending, -inf descending; integer extremes;
+/// their indices are the largest), and each of the log2(N)(log2(N)+1)/2
+/// compare-exchange stages is one parallel linalg.generic over the axis
+/// viewed as [N / 2j, 2, j], whose two halves are the pairs j apart.
+/// O(N log^2 N) per row; stable through the index tie-break.
 struct SortLowering : public OpConversionPattern<SortOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -614,108 +656,191 @@ struct SortLowering : public OpConversionPattern<SortOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getInput();
     auto type = dyn_cast<RankedTensorType>(input.getType());
-    auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
-    if (!type || !type.hasStaticShape() || !indicesType ||
-        !indicesType.hasStaticShape())
+    if (!type || !type.hasStaticShape())
       return rewriter.notifyMatchFailure(
           op, "operands must have static shapes (run --tt-infer-shapes)");
     Location loc = op.getLoc();
-    Type et = type.getElementType();
-    int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
-    bool descending = op.getDescending();
-    OpBuilder &b = rewriter;
-    Type i32 = b.getI32Type();
-
-    // Loops d0 .. d(rank-1) (d_axis is i, or the position p) and d_rank (j).
-    SmallVector<AffineExpr> outer, inner;
-    for (int64_t d = 0; d < rank; ++d) {
-      outer.push_back(b.getAffineDimExpr(d));
-      inner.push_back(b.getAffineDimExpr(d == axis ? rank : d));
+    int64_t rank = type.getRank();
+    // With many rows, the network runs on the transpose (the axis first),
+    // so that every stage's innermost, contiguous loop is over rows: whole
+    // vectors even where the pairs are 1, 2 or 4 apart.
+    int64_t rows =
+        type.getNumElements() / std::max<int64_t>(type.getDimSize(axis), 1);
+    if (axis != 0 && rows >= kSortTransposeRows) {
+      SmallVector<int64_t> perm = {axis};
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != axis)
+          perm.push_back(d);
+      SmallVector<int64_t> inverse(rank);
+      for (int64_t d = 0; d < rank; ++d)
+        inverse[perm[d]] = d;
+      auto [values, indices] =
+          sort(rewriter, loc, transpose(rewriter, loc, input, perm), 0,
+               op.getDescending());
+      rewriter.replaceOp(op, {transpose(rewriter, loc, values, inverse),
+                              transpose(rewriter, loc, indices, inverse)});
+      return success();
     }
-    AffineMap atOuter = AffineMap::get(rank + 1, 0, outer, b.getContext());
-    AffineMap atInner = AffineMap::get(rank + 1, 0, inner, b.getContext());
-    SmallVector<utils::IteratorType> iterators(rank + 1,
-                                               utils::IteratorType::parallel);
-    iterators.back() = utils::IteratorType::reduction;
-    auto index = [&](OpBuilder &nb, Location l, int64_t dim) -> Value {
-      return arith::IndexCastOp::create(nb, l, i32,
-                                        linalg::IndexOp::create(nb, l, dim));
-    };
-
-    // rank[..., i] = #{j : x[j] sorts before x[i]}.
-    auto rankType = RankedTensorType::get(type.getShape(), i32);
-    Value zeros = filledTensor(b, loc, rankType, b.getI32IntegerAttr(0));
-    auto ranks = linalg::GenericOp::create(
-        b, loc, TypeRange{rankType}, ValueRange{input, input},
-        ValueRange{zeros}, ArrayRef<AffineMap>{atOuter, atInner, atOuter},
-        iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value xi = args[0], xj = args[1], count = args[2];
-          Value earlier =
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                    index(nb, l, rank), index(nb, l, axis));
-          Value before;
-          if (isa<FloatType>(et)) {
-            auto cmp = [&](arith::CmpFPredicate p, Value u, Value v) {
-              return arith::CmpFOp::create(nb, l, p, u, v).getResult();
-            };
-            Value nanI = cmp(arith::CmpFPredicate::UNO, xi, xi);
-            Value nanJ = cmp(arith::CmpFPredicate::UNO, xj, xj);
-            // Strictly before: in value order, or a number before a NaN
-            // (ascending) / a NaN before a number (descending).
-            Value ordered = cmp(descending ? arith::CmpFPredicate::OGT
-                                           : arith::CmpFPredicate::OLT,
-                                xj, xi);
-            Value nanOrder =
-                descending
-                    ? arith::AndIOp::create(
-                          nb, l, nanJ, cmp(arith::CmpFPredicate::ORD, xi, xi))
-                          .getResult()
-                    : arith::AndIOp::create(
-                          nb, l, nanI, cmp(arith::CmpFPredicate::ORD, xj, xj))
-                          .getResult();
-            Value same = arith::OrIOp::create(
-                nb, l, cmp(arith::CmpFPredicate::OEQ, xj, xi),
-                arith::AndIOp::create(nb, l, nanI, nanJ));
-            before = arith::OrIOp::create(
-                nb, l, arith::OrIOp::create(nb, l, ordered, nanOrder),
-                arith::AndIOp::create(nb, l, same, earlier));
-          } else {
-            Value ordered =
-                arith::CmpIOp::create(nb, l,
-                                      descending ? arith::CmpIPredicate::sgt
-                                                 : arith::CmpIPredicate::slt,
-                                      xj, xi);
-            Value same =
-                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, xj, xi);
-            before = arith::OrIOp::create(
-                nb, l, ordered, arith::AndIOp::create(nb, l, same, earlier));
-          }
-          Value one = arith::ExtUIOp::create(nb, l, i32, before);
-          linalg::YieldOp::create(
-              nb, l, ValueRange{arith::AddIOp::create(nb, l, count, one)});
-        });
-
-    // values[..., p], indices[..., p] from the element whose rank is p.
-    Value valuesInit = filledTensor(b, loc, type, b.getZeroAttr(et));
-    Value indicesInit = filledTensor(b, loc, rankType, b.getI32IntegerAttr(0));
-    auto sorted = linalg::GenericOp::create(
-        b, loc, TypeRange{type, rankType},
-        ValueRange{input, ranks.getResult(0)},
-        ValueRange{valuesInit, indicesInit},
-        ArrayRef<AffineMap>{atInner, atInner, atOuter, atOuter}, iterators,
-        [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value x = args[0], r = args[1], value = args[2], at = args[3];
-          Value here = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, r,
-                                             index(nb, l, axis));
-          linalg::YieldOp::create(
-              nb, l,
-              ValueRange{arith::SelectOp::create(nb, l, here, x, value),
-                         arith::SelectOp::create(nb, l, here,
-                                                 index(nb, l, rank), at)});
-        });
-    rewriter.replaceOp(op, sorted.getResults());
+    auto [values, indices] =
+        sort(rewriter, loc, input, axis, op.getDescending());
+    rewriter.replaceOp(op, {values, indices});
     return success();
+  }
+
+private:
+  /// Rows from which the network runs with the axis first.
+  static constexpr int64_t kSortTransposeRows = 16;
+
+  static Value transpose(OpBuilder &b, Location loc, Value value,
+                         ArrayRef<int64_t> perm) {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t d : perm)
+      shape.push_back(type.getDimSize(d));
+    Value init = emptyTensor(
+        b, loc, RankedTensorType::get(shape, type.getElementType()));
+    return linalg::TransposeOp::create(b, loc, value, init, perm)
+        .getResult()[0];
+  }
+
+  /// (values, i32 indices) of `input` sorted along `axis`.
+  static std::pair<Value, Value> sort(OpBuilder &b, Location loc, Value input,
+                                      int64_t axis, bool descending) {
+    auto type = cast<RankedTensorType>(input.getType());
+    Type et = type.getElementType();
+    Type i32 = b.getI32Type();
+    int64_t rank = type.getRank();
+    int64_t n = type.getDimSize(axis);
+    int64_t padded = static_cast<int64_t>(llvm::PowerOf2Ceil(n));
+
+    // Padded values and their indices (an iota along the axis).
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = padded;
+    auto valuesType = RankedTensorType::get(shape, et);
+    auto indicesType = RankedTensorType::get(shape, i32);
+    Value values = input;
+    if (padded != n) {
+      TypedAttr pad;
+      if (auto ft = dyn_cast<FloatType>(et))
+        pad =
+            descending
+                ? b.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics(),
+                                                     /*Negative=*/true))
+                : b.getFloatAttr(ft, APFloat::getQNaN(ft.getFloatSemantics()));
+      else
+        pad = b.getIntegerAttr(
+            et, descending
+                    ? APInt::getSignedMinValue(et.getIntOrFloatBitWidth())
+                    : APInt::getSignedMaxValue(et.getIntOrFloatBitWidth()));
+      values = tensor::InsertSliceOp::create(
+          b, loc, input, filledTensor(b, loc, valuesType, pad),
+          SmallVector<OpFoldResult>(rank, b.getIndexAttr(0)),
+          getAsIndexOpFoldResult(b.getContext(), type.getShape()),
+          SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+    }
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    AffineMap identity = b.getMultiDimIdentityMap(rank);
+    Value indices = linalg::GenericOp::create(
+                        b, loc, TypeRange{indicesType}, ValueRange{},
+                        ValueRange{emptyTensor(b, loc, indicesType)},
+                        ArrayRef<AffineMap>{identity}, parallel,
+                        [&](OpBuilder &nb, Location l, ValueRange) {
+                          Value i = arith::IndexCastOp::create(
+                              nb, l, i32, linalg::IndexOp::create(nb, l, axis));
+                          linalg::YieldOp::create(nb, l, ValueRange{i});
+                        })
+                        .getResult(0);
+
+    // The stages, on the axis split into [padded / 2j, 2, j].
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d < axis)
+        groups.push_back({d});
+      else if (d == axis)
+        groups.push_back({d, d + 1, d + 2});
+      else
+        groups.push_back({d + 2});
+    }
+    // Each stage reads the two elements of every pair (the halves of the
+    // axis viewed as [padded / 2j, 2, j]) and writes both.
+    SmallVector<utils::IteratorType> stageIterators(
+        rank + 2, utils::IteratorType::parallel);
+    auto half = [&](int64_t which) {
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < rank + 2; ++d)
+        exprs.push_back(d == axis + 1 ? b.getAffineConstantExpr(which)
+                                      : b.getAffineDimExpr(d));
+      return AffineMap::get(rank + 2, 0, exprs, b.getContext());
+    };
+    AffineMap first = half(0), second = half(1),
+              whole = b.getMultiDimIdentityMap(rank + 2);
+    for (int64_t k = 2; k <= padded; k *= 2) {
+      for (int64_t j = k / 2; j >= 1; j /= 2) {
+        SmallVector<int64_t> split;
+        for (int64_t d = 0; d < rank; ++d) {
+          if (d == axis)
+            split.append({padded / (2 * j), 2, j});
+          else
+            split.push_back(shape[d]);
+        }
+        auto splitValues = RankedTensorType::get(split, et);
+        auto splitIndices = RankedTensorType::get(split, i32);
+        Value v =
+            tensor::ExpandShapeOp::create(b, loc, splitValues, values, groups);
+        Value ix = tensor::ExpandShapeOp::create(b, loc, splitIndices, indices,
+                                                 groups);
+        auto stage = linalg::GenericOp::create(
+            b, loc, TypeRange{splitValues, splitIndices},
+            ValueRange{v, v, ix, ix},
+            ValueRange{emptyTensor(b, loc, splitValues),
+                       emptyTensor(b, loc, splitIndices)},
+            ArrayRef<AffineMap>{first, second, first, second, whole, whole},
+            stageIterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value x0 = args[0], x1 = args[1], i0 = args[2], i1 = args[3];
+              // The pair's block of k elements is in order (ascending) if
+              // bit k of its position, (a * 2j) & k, is clear.
+              Value a = linalg::IndexOp::create(nb, l, axis);
+              Value upper = linalg::IndexOp::create(nb, l, axis + 1);
+              auto index = [&](int64_t c) {
+                return arith::ConstantIndexOp::create(nb, l, c).getResult();
+              };
+              Value position = arith::MulIOp::create(nb, l, a, index(2 * j));
+              Value inOrder = arith::CmpIOp::create(
+                  nb, l, arith::CmpIPredicate::eq,
+                  arith::AndIOp::create(nb, l, position, index(k)), index(0));
+              Value firstFirst = sortsBefore(nb, l, x0, i0, x1, i1, descending);
+              Value keep = arith::CmpIOp::create(
+                  nb, l, arith::CmpIPredicate::eq, firstFirst, inOrder);
+              // The pair's first position takes its first element if the
+              // pair keeps its order; the second position the other one.
+              Value atSecond = arith::CmpIOp::create(
+                  nb, l, arith::CmpIPredicate::eq, upper, index(1));
+              Value takeFirst = arith::XOrIOp::create(nb, l, keep, atSecond);
+              linalg::YieldOp::create(
+                  nb, l,
+                  ValueRange{
+                      arith::SelectOp::create(nb, l, takeFirst, x0, x1),
+                      arith::SelectOp::create(nb, l, takeFirst, i0, i1)});
+            });
+        values = tensor::CollapseShapeOp::create(b, loc, valuesType,
+                                                 stage.getResult(0), groups);
+        indices = tensor::CollapseShapeOp::create(b, loc, indicesType,
+                                                  stage.getResult(1), groups);
+      }
+    }
+    if (padded != n) {
+      SmallVector<OpFoldResult> zeros(rank, b.getIndexAttr(0)),
+          ones(rank, b.getIndexAttr(1)),
+          sizes = getAsIndexOpFoldResult(b.getContext(), type.getShape());
+      values = tensor::ExtractSliceOp::create(b, loc, type, values, zeros,
+                                              sizes, ones);
+      indices = tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get(type.getShape(), i32), indices, zeros,
+          sizes, ones);
+    }
+    return {values, indices};
   }
 };
 

@@ -86,19 +86,34 @@ func.func @windows(%x: tensor<2x9x7x4xf32>) -> tensor<2x5x3x3x2x4xf32> {
 
 // -----
 
-// sort: each element's rank (a reduction over j of "x[j] sorts before
-// x[i]"), then the element of each rank (a reduction over i).
+// sort: a bitonic network over (value, index) pairs. The 5 columns are
+// padded to 8 with -inf (the last in descending order) and paired with an
+// iota of indices; each of the 6 stages views the axis as [8 / 2j, 2, j]
+// and reads both elements of every pair; then the first 5 columns.
 // CHECK-LABEL: func.func @sort
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
-// CHECK:   arith.cmpf ogt
-// CHECK:   arith.extui
-// CHECK:   arith.addi
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
-// CHECK-SAME: ins(%{{.*}}, %[[R]] : tensor<3x5xf32>, tensor<3x5xi32>)
-// CHECK:   arith.cmpi eq
-// CHECK:   arith.select
-// CHECK:   arith.select
+// CHECK:     %[[PAD:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:     tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [3, 5] [1, 1] : tensor<3x5xf32> into tensor<3x8xf32>
+// CHECK:     linalg.index 1
+// CHECK:     tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2, 3]] output_shape [3, 4, 2, 1]
+// CHECK:     linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+// CHECK:       arith.cmpf ogt
+// CHECK:       arith.xori
+// CHECK-COUNT-5: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2, 3]]
+// CHECK:     tensor.extract_slice %{{.*}}[0, 0] [3, 5] [1, 1] : tensor<3x8xf32> to tensor<3x5xf32>
+// CHECK:     tensor.extract_slice %{{.*}}[0, 0] [3, 5] [1, 1] : tensor<3x8xi32> to tensor<3x5xi32>
 func.func @sort(%x: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<3x5xi32>) {
   %v, %i = tt.sort %x axis = 1 descending : tensor<3x5xf32> -> tensor<3x5xf32>, tensor<3x5xi32>
   return %v, %i : tensor<3x5xf32>, tensor<3x5xi32>
+}
+
+// -----
+
+// With 16 rows or more the network runs on the transpose, the axis first.
+// CHECK-LABEL: func.func @sort_many_rows
+// CHECK:     linalg.transpose ins(%{{.*}} : tensor<32x4xi32>) outs(%{{.*}} : tensor<4x32xi32>) permutation = [1, 0]
+// CHECK:     tensor.expand_shape %{{.*}} {{\[}}[0, 1, 2], [3]] output_shape [2, 2, 1, 32]
+// CHECK:     linalg.transpose ins(%{{.*}} : tensor<4x32xi32>) outs(%{{.*}} : tensor<32x4xi32>) permutation = [1, 0]
+func.func @sort_many_rows(%x: tensor<32x4xi32>) -> (tensor<32x4xi32>, tensor<32x4xi32>) {
+  %v, %i = tt.sort %x axis = 1 : tensor<32x4xi32> -> tensor<32x4xi32>, tensor<32x4xi32>
+  return %v, %i : tensor<32x4xi32>, tensor<32x4xi32>
 }

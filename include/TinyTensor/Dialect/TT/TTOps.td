@@ -572,8 +572,9 @@ def TT_SortOp : TT_Op<"sort"> {
     number: NaNs come last in ascending order (as in `np.sort`) and first
     in descending order (as in `torch.sort`). -0.0 and +0.0 are equal.
 
-    Each element's position is the number of elements that sort before it
-    (O(n^2) comparisons per row of n elements, all of them in parallel).
+    `--tt-to-linalg` lowers it to a bitonic sorting network over (value,
+    index) pairs: O(n log^2 n) comparisons per row, every stage one
+    parallel `linalg.generic`.
 
     ```mlir
     %v, %i = tt.sort %x axis = 1 descending : tensor<2x5xf32> -> tensor<2x5xf32>, tensor<2x5xi32>
