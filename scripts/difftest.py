@@ -480,6 +480,17 @@ def run_one(seed: int, max_ops: int) -> Tuple[str, Optional[str]]:
         return source, "exception:\n" + traceback.format_exc(limit=4)
 
 
+def failures(seeds, max_ops: int = 8) -> List[str]:
+    """The programs of `seeds` that fail, each as "seed N: problem" and its
+    source (what the pytest runs report)."""
+    found = []
+    for seed in seeds:
+        source, problem = run_one(seed, max_ops)
+        if problem:
+            found.append(f"seed {seed}: {problem}\n{source}")
+    return found
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs", type=int, default=200)

@@ -211,14 +211,20 @@ LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *,
                              adaptor.getAxis(), adaptor.getKeepdims(), results);
 }
 
+/// Ops along one axis that keep the input's shape (cumsum, sort): the
+/// reduction rule checks the axis against the rank.
+static LogicalResult checkAxis(std::optional<Location> loc, Type input,
+                               int64_t axis) {
+  return success(
+      succeeded(inferReductionType(loc, input, {axis}, /*keepDims=*/true)));
+}
+
 LogicalResult CumsumOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
   Type input = adaptor.getInput().getType();
-  // The reduction rule checks the axis against the rank.
-  int64_t axis = static_cast<int64_t>(adaptor.getAxis());
-  if (failed(inferReductionType(loc, input, {axis}, true)))
+  if (failed(checkAxis(loc, input, static_cast<int64_t>(adaptor.getAxis()))))
     return failure();
   results.push_back(input);
   return success();
@@ -230,9 +236,7 @@ LogicalResult SortOp::inferReturnTypes(MLIRContext *,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &results) {
   Type input = adaptor.getInput().getType();
-  // The reduction rule checks the axis against the rank.
-  int64_t axis = static_cast<int64_t>(adaptor.getAxis());
-  if (failed(inferReductionType(loc, input, {axis}, true)))
+  if (failed(checkAxis(loc, input, static_cast<int64_t>(adaptor.getAxis()))))
     return failure();
   results.push_back(input);
   results.push_back(
