@@ -108,3 +108,10 @@ def test_torch_extra_arguments_are_a_type_error():
     with pytest.raises(TypeError, match="Linear.forward") as ours:
         run(x, x)
     assert "argument" in str(ours.value) and "argument" in str(eager.value)
+    # Also once a call has been compiled and cached (cached calls skip the
+    # signature check), and for keyword arguments.
+    torch.testing.assert_close(run(x), model(x))
+    with pytest.raises(TypeError, match="too many positional"):
+        run(x, x)
+    with pytest.raises(TypeError, match="keyword"):
+        run(x, bias=x)

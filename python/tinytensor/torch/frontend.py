@@ -134,16 +134,6 @@ class jit:
             self._signature = None
 
     def __call__(self, *inputs, **kwargs):
-        name = f"{type(self.model).__name__}.forward()"
-        if self._signature is not None:
-            try:  # the TypeError eager PyTorch would raise
-                self._signature.bind(*inputs, **kwargs)
-            except TypeError as e:
-                raise TypeError(f"{name}: {e}") from None
-        if kwargs:
-            raise TypeError(f"{name}: keyword arguments are not supported "
-                            f"by tinytensor.torch.jit; pass the tensors "
-                            f"positionally")
         for i, t in enumerate(inputs):
             if not isinstance(t, (torch.Tensor,) + _STATIC_TYPES):
                 raise TypeError(f"input #{i} must be a torch.Tensor or a "
@@ -154,6 +144,9 @@ class jit:
         key = (tuple((tuple(t.shape), t.dtype) if isinstance(t, torch.Tensor)
                      else (type(t), t) for t in inputs), modes)
         compiled = self._cache.get(key)
+        if compiled is None or kwargs:
+            # A cached key's arguments have passed these checks before.
+            self._check_arguments(inputs, kwargs)
         if compiled is None:
             with self._lock:  # one thread compiles, the others wait
                 compiled = self._cache.get(key)
@@ -161,3 +154,15 @@ class jit:
                     compiled = TorchCompiled(self.model, inputs)
                     self._cache[key] = compiled
         return compiled(*inputs)
+
+    def _check_arguments(self, inputs, kwargs) -> None:
+        name = f"{type(self.model).__name__}.forward()"
+        if self._signature is not None:
+            try:  # the TypeError eager PyTorch would raise
+                self._signature.bind(*inputs, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"{name}: {e}") from None
+        if kwargs:
+            raise TypeError(f"{name}: keyword arguments are not supported "
+                            f"by tinytensor.torch.jit; pass the tensors "
+                            f"positionally")

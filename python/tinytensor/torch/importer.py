@@ -11,6 +11,7 @@ promotion is PyTorch's.
 
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 import threading
@@ -684,6 +685,17 @@ class GraphProgram:
         def forward(*inputs):
             return program.run(inputs, params)
 
+        # One named positional parameter per user input (the graph's
+        # placeholder names), so that jit's fast path for positional arrays
+        # serves the calls: a *inputs signature takes the general path,
+        # which binds the signature and flattens the arguments every call.
+        names = list(self.user_inputs)
+        if not all(n.isidentifier() for n in names) or \
+                len(set(names)) != len(names):
+            names = [f"input{i}" for i in range(len(names))]
+        forward.__signature__ = inspect.Signature(
+            [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+             for n in names])
         self.function = forward
 
     # -- the current values of the parameters and buffers ---------------------
