@@ -195,6 +195,11 @@ struct CPULowerVectorsPass
       RewritePatternSet patterns(ctx);
       vector::populateVectorTransferLoweringPatterns(patterns,
                                                      /*maxTransferRank=*/1);
+      // Single elements (0-d vectors, e.g. of a view whose innermost
+      // stride is not 1, which the patterns above leave) become
+      // memref.load / memref.store.
+      vector::populateScalarVectorTransferLoweringPatterns(
+          patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
       vector::populateVectorTransposeLoweringPatterns(
           patterns, vector::VectorTransposeLowering::Shuffle16x16);
       vector::populateVectorBroadcastLoweringPatterns(patterns);

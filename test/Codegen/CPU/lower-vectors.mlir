@@ -98,3 +98,18 @@ func.func @create_mask(%n: index, %m: memref<?xf32>) -> vector<16xf32> {
   %v = vector.transfer_read %m[%c0], %p, %k {in_bounds = [true]} : memref<?xf32>, vector<16xf32>
   return %v : vector<16xf32>
 }
+
+// -----
+
+// A single element of a view whose innermost stride is not 1 (x[:, :, ::2]
+// of a [3, 33, 3] array) is a memref.load, not a transfer LLVM cannot take.
+// CHECK-LABEL: func.func @element_of_strided_view
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x33x1xf64, strided<[99, 3, 3]>>
+func.func @element_of_strided_view(%m: memref<3x33x1xf64, strided<[99, 3, 3]>>, %i: index, %j: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f64
+  %v = vector.transfer_read %m[%i, %j, %c0], %pad : memref<3x33x1xf64, strided<[99, 3, 3]>>, vector<f64>
+  %e = vector.extract %v[] : f64 from vector<f64>
+  return %e : f64
+}
