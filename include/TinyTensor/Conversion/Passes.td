@@ -23,12 +23,18 @@ def ConvertTTToLinalg : Pass<"tt-to-linalg", "ModuleOp"> {
       `tensor.insert_slice` chains, `tensor.collapse_shape` /
       `tensor.expand_shape` and gathering `linalg.generic` ops.
 
-    All shapes must be static (run `--tt-infer-shapes` first for unranked
-    values). Any `tt` op left unconverted makes the pass fail with a
-    diagnostic naming it.
+    Types must be ranked (run `--tt-infer-shapes` first for unranked
+    values). Dimensions may be dynamic (`?`) where the op takes them: the
+    sizes of the results' dynamic dimensions come from `tensor.dim` of the
+    operands, and where two operands' sizes must agree at run time (the
+    dimensions of a broadcast, the contraction of a matmul) and one of them
+    is dynamic, a `cf.assert` checks it. A batched matmul with dynamic
+    dimensions is refused. Any `tt` op left unconverted makes the pass
+    fail with a diagnostic naming it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",

@@ -332,46 +332,59 @@ KernelConfig elementwiseConfig(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
 
 } // namespace
 
+/// A static upper bound of loop `loop` of `op`, if it has one: a loop is
+/// the size of an operand dimension it indexes directly.
+static std::optional<int64_t> loopUpperBound(linalg::LinalgOp op,
+                                             int64_t loop) {
+  int64_t size = op.getStaticLoopRanges()[loop];
+  if (!ShapedType::isDynamic(size))
+    return size;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+      auto d = dyn_cast<AffineDimExpr>(expr);
+      if (!d || d.getPosition() != loop)
+        continue;
+      FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB,
+          ValueBoundsConstraintSet::Variable(operand.get(),
+                                             static_cast<int64_t>(dim)),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (succeeded(ub) && *ub > 0)
+        return *ub;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<SmallVector<int64_t>>
 tt::getLoopUpperBounds(linalg::LinalgOp op) {
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  for (auto [loop, bound] : llvm::enumerate(bounds)) {
-    if (!ShapedType::isDynamic(bound))
-      continue;
-    // A loop is the size of an operand dimension it indexes directly.
-    for (OpOperand &operand : op->getOpOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
-        auto d = dyn_cast<AffineDimExpr>(expr);
-        if (!d || d.getPosition() != loop)
-          continue;
-        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-            presburger::BoundType::UB,
-            ValueBoundsConstraintSet::Variable(operand.get(),
-                                               static_cast<int64_t>(dim)),
-            /*stopCondition=*/nullptr, /*closedUB=*/true);
-        if (succeeded(ub) && *ub > 0) {
-          bound = *ub;
-          break;
-        }
-      }
-      if (!ShapedType::isDynamic(bound))
-        break;
-    }
-    if (ShapedType::isDynamic(bound))
+  SmallVector<int64_t> bounds;
+  for (int64_t loop = 0, e = op.getNumLoops(); loop < e; ++loop) {
+    std::optional<int64_t> bound = loopUpperBound(op, loop);
+    if (!bound)
       return std::nullopt;
+    bounds.push_back(*bound);
   }
   return bounds;
+}
+
+SmallVector<int64_t> tt::getLoopSizeEstimates(linalg::LinalgOp op) {
+  // A loop with no bound (a dynamic dimension of a function argument) is
+  // configured as if it had the estimate.
+  SmallVector<int64_t> sizes;
+  for (int64_t loop = 0, e = op.getNumLoops(); loop < e; ++loop)
+    sizes.push_back(loopUpperBound(op, loop).value_or(kDynamicSizeEstimate));
+  return sizes;
 }
 
 std::optional<KernelConfig>
 tt::getKernelConfig(linalg::LinalgOp op, const CPUTarget &target, bool pack) {
   if (op.getNumLoops() == 0 || !op.hasPureTensorSemantics())
     return std::nullopt;
-  std::optional<SmallVector<int64_t>> bounds = getLoopUpperBounds(op);
-  if (!bounds || llvm::any_of(*bounds, [](int64_t r) { return r == 0; }))
+  SmallVector<int64_t> ranges = getLoopSizeEstimates(op);
+  if (llvm::any_of(ranges, [](int64_t r) { return r == 0; }))
     return std::nullopt;
-  SmallVector<int64_t> ranges = *bounds;
   Type elementType = computeElementType(op);
   if (!elementType)
     return std::nullopt;

@@ -95,8 +95,18 @@ struct KernelConfig {
 /// `affine.min(256, %n - %i)` is at most 256), or nothing when one has none.
 std::optional<SmallVector<int64_t>> getLoopUpperBounds(linalg::LinalgOp op);
 
+/// The size a loop with no static bound (a dynamic dimension of the
+/// function's arguments, e.g. a batch size) is configured for: its blocks
+/// and register tiles are those of a loop this long, and shorter or longer
+/// ones run the same code with partial (masked) last blocks.
+constexpr int64_t kDynamicSizeEstimate = 256;
+
+/// The loop sizes that configure `op`: the static upper bounds of
+/// getLoopUpperBounds, and kDynamicSizeEstimate for a loop that has none.
+SmallVector<int64_t> getLoopSizeEstimates(linalg::LinalgOp op);
+
 /// The configuration of `op` on `target`, or nothing when the op is left to
-/// the generic lowering (dynamic shapes, rank 0, unsupported element types).
+/// the generic lowering (rank 0, empty loops, unsupported element types).
 /// Without `pack`, matmuls read B where it is (transposed ones as dot
 /// products).
 std::optional<KernelConfig>

@@ -30,39 +30,67 @@ namespace {
 using ScalarFn =
     llvm::function_ref<Value(OpBuilder &, Location, ValueRange, Type)>;
 
-/// The op's static result type, or a match failure explaining why not.
-FailureOr<RankedTensorType> staticResultType(Operation *op,
+/// The op's ranked result type, or a match failure explaining why not.
+/// Dimensions may be dynamic: the ops whose lowering needs static sizes
+/// only accept static types (their ODS constraints).
+FailureOr<RankedTensorType> rankedResultType(Operation *op,
                                              PatternRewriter &rewriter) {
-  for (Value operand : op->getOperands()) {
-    auto type = dyn_cast<RankedTensorType>(operand.getType());
-    if (!type || !type.hasStaticShape())
+  for (Value operand : op->getOperands())
+    if (!isa<RankedTensorType>(operand.getType()))
       return rewriter.notifyMatchFailure(
-          op, "operands must have static shapes (run --tt-infer-shapes)");
-  }
+          op, "operands must be ranked (run --tt-infer-shapes)");
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type || !type.hasStaticShape())
+  if (!type)
     return rewriter.notifyMatchFailure(
-        op, "result must have a static shape (run --tt-infer-shapes)");
+        op, "result must be ranked (run --tt-infer-shapes)");
   return type;
 }
 
-Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
+/// The size of dimension `d` of `value`: a constant where static, a
+/// tensor.dim where dynamic.
+OpFoldResult dimSize(OpBuilder &b, Location loc, Value value, int64_t d) {
+  int64_t size = cast<RankedTensorType>(value.getType()).getDimSize(d);
+  if (!ShapedType::isDynamic(size))
+    return b.getIndexAttr(size);
+  return tensor::DimOp::create(b, loc, value, d).getResult();
+}
+
+/// The run-time sizes of the dynamic dimensions of `type`, in order, each
+/// the size `source` gives for that dimension.
+SmallVector<Value>
+dynamicSizes(OpBuilder &b, Location loc, RankedTensorType type,
+             llvm::function_ref<OpFoldResult(int64_t)> source) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, source(d)));
+  return sizes;
+}
+
+/// An empty tensor of `type`; `sizes` holds one index per dynamic
+/// dimension.
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ValueRange sizes = {}) {
+  assert(static_cast<int64_t>(sizes.size()) == type.getNumDynamicDims() &&
+         "one size per dynamic dimension");
   return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                 type.getElementType());
+                                 type.getElementType(), sizes);
 }
 
 /// A tensor of `type` filled with the scalar `value`.
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                   TypedAttr value) {
+                   TypedAttr value, ValueRange sizes = {}) {
   Value scalar = arith::ConstantOp::create(b, loc, value);
-  return linalg::FillOp::create(b, loc, scalar, emptyTensor(b, loc, type))
+  return linalg::FillOp::create(b, loc, scalar,
+                                emptyTensor(b, loc, type, sizes))
       .getResult(0);
 }
 
 /// The indexing map that reads `operandShape` when iterating over
 /// `resultShape` under NumPy broadcasting: leading result dimensions the
 /// operand lacks are dropped and a size-1 dimension that stretches reads
-/// index 0.
+/// index 0. A dynamic operand dimension is not broadcast: its size is the
+/// result's.
 AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
                        ArrayRef<int64_t> resultShape) {
   int64_t offset = resultShape.size() - operandShape.size();
@@ -76,10 +104,64 @@ AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
   return AffineMap::get(resultShape.size(), 0, exprs, ctx);
 }
 
+/// The size of result dimension `d` of a broadcast of `inputs`: that of
+/// an input whose aligned dimension is not 1.
+OpFoldResult broadcastDimSize(OpBuilder &b, Location loc, ValueRange inputs,
+                              int64_t rank, int64_t d) {
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t dim = d - (rank - type.getRank());
+    if (dim >= 0 && type.getDimSize(dim) != 1)
+      return dimSize(b, loc, input, dim);
+  }
+  return b.getIndexAttr(1);
+}
+
+/// Checks at run time that two sizes agree, where one of them is dynamic.
+void assertSameSize(OpBuilder &b, Location loc, OpFoldResult lhs,
+                    OpFoldResult rhs, const Twine &message) {
+  if (getConstantIntValue(lhs) && getConstantIntValue(rhs))
+    return;
+  Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   getValueOrCreateConstantIndexOp(b, loc, lhs),
+                                   getValueOrCreateConstantIndexOp(b, loc, rhs));
+  cf::AssertOp::create(b, loc, eq, message.str());
+}
+
+/// Checks at run time that the inputs of a broadcast agree in every
+/// dimension where one of them is dynamic (a dynamic size is never
+/// stretched, so it must equal the others).
+void assertBroadcastable(OpBuilder &b, Location loc, ValueRange inputs,
+                         int64_t rank, StringRef opName) {
+  for (int64_t d = 0; d < rank; ++d) {
+    std::optional<std::pair<Value, int64_t>> first;
+    for (auto [idx, input] : llvm::enumerate(inputs)) {
+      auto type = cast<RankedTensorType>(input.getType());
+      int64_t dim = d - (rank - type.getRank());
+      if (dim < 0 || type.getDimSize(dim) == 1)
+        continue;
+      if (!first) {
+        first = {input, dim};
+        continue;
+      }
+      auto firstType = cast<RankedTensorType>(first->first.getType());
+      if (!type.isDynamicDim(dim) && !firstType.isDynamicDim(first->second))
+        continue;
+      assertSameSize(b, loc, dimSize(b, loc, first->first, first->second),
+                     dimSize(b, loc, input, dim),
+                     opName + ": operand #" + Twine(idx) + " dimension " +
+                         Twine(dim) + " does not match the other operands " +
+                         "(a dynamic size is not broadcast)");
+    }
+  }
+}
+
 /// Builds a parallel linalg.generic producing `resultType` from `inputs`
-/// broadcast to its shape; `fn` computes one result element.
+/// broadcast to its shape; `fn` computes one result element. `opName`
+/// names the op in the run-time check of dynamic sizes.
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
-                       ValueRange inputs, ScalarFn fn) {
+                       ValueRange inputs, ScalarFn fn,
+                       StringRef opName = "broadcast") {
   MLIRContext *ctx = b.getContext();
   SmallVector<AffineMap> maps;
   for (Value input : inputs)
@@ -90,22 +172,44 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                              utils::IteratorType::parallel);
   Type elementType = resultType.getElementType();
+  if (!resultType.hasStaticShape())
+    assertBroadcastable(b, loc, inputs, resultType.getRank(), opName);
+  Value init = emptyTensor(
+      b, loc, resultType, dynamicSizes(b, loc, resultType, [&](int64_t d) {
+        return broadcastDimSize(b, loc, inputs, resultType.getRank(), d);
+      }));
   auto generic = linalg::GenericOp::create(
-      b, loc, resultType, inputs, emptyTensor(b, loc, resultType), maps,
-      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      b, loc, resultType, inputs, init, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value result = fn(nb, nloc, args.drop_back(), elementType);
         linalg::YieldOp::create(nb, nloc, result);
       });
   return generic.getResult(0);
 }
 
-/// Reshapes a static tensor to `target` (same number of elements) through
+/// Reshapes a tensor to `target` (same number of elements) through
 /// collapse_shape / expand_shape.
 Value reshapeTensor(OpBuilder &b, Location loc, Value value,
                     RankedTensorType target) {
   auto source = cast<RankedTensorType>(value.getType());
   if (source == target)
     return value;
+  // Adding or dropping unit dimensions (keepdims, matrix promotion) is one
+  // expand or collapse; it keeps dynamic dimensions, which flattening
+  // cannot.
+  if (source.getRank() != target.getRank() && source.getRank() > 0 &&
+      target.getRank() > 0) {
+    bool expand = source.getRank() < target.getRank();
+    if (std::optional<SmallVector<ReassociationIndices>> groups =
+            getReassociationIndicesForReshape(expand ? source : target,
+                                              expand ? target : source)) {
+      if (expand)
+        return tensor::ExpandShapeOp::create(b, loc, target, value, *groups);
+      return tensor::CollapseShapeOp::create(b, loc, target, value, *groups);
+    }
+  }
+  assert(source.hasStaticShape() && target.hasStaticShape() &&
+         "a reshape through one dimension needs static shapes");
   if (source.getRank() == 0)
     return tensor::ExpandShapeOp::create(b, loc, target, value,
                                          ArrayRef<ReassociationIndices>{});
@@ -132,20 +236,25 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value value,
 
 bool isFloat(Type t) { return isa<FloatType>(t); }
 
-/// Base of the tt -> linalg patterns: checks that the op's shapes are
-/// static and replaces it with the value `lower` builds.
+/// Base of the tt -> linalg patterns: checks that the op's types are
+/// ranked and replaces it with the value `lower` builds.
 template <typename OpTy>
-struct StaticShapeLowering : public OpConversionPattern<OpTy> {
+struct RankedLowering : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    FailureOr<RankedTensorType> type = staticResultType(op, rewriter);
+    FailureOr<RankedTensorType> type = rankedResultType(op, rewriter);
     if (failed(type))
       return failure();
-    rewriter.replaceOp(op, lower(op, adaptor, rewriter, *type));
+    Value result = lower(op, adaptor, rewriter, *type);
+    // A dimension may be static in the lowered value and dynamic in the
+    // op's type, or the reverse (types are compatible where one is `?`).
+    if (result.getType() != *type)
+      result = tensor::CastOp::create(rewriter, op.getLoc(), *type, result);
+    rewriter.replaceOp(op, result);
     return success();
   }
 
@@ -160,9 +269,9 @@ struct StaticShapeLowering : public OpConversionPattern<OpTy> {
 
 /// Converts an elementwise op with a scalar body given by `fn`.
 template <typename OpTy>
-struct ElementwiseLowering : public StaticShapeLowering<OpTy> {
-  using StaticShapeLowering<OpTy>::StaticShapeLowering;
-  using OpAdaptor = typename StaticShapeLowering<OpTy>::OpAdaptor;
+struct ElementwiseLowering : public RankedLowering<OpTy> {
+  using RankedLowering<OpTy>::RankedLowering;
+  using OpAdaptor = typename RankedLowering<OpTy>::OpAdaptor;
 
   Value lower(OpTy op, OpAdaptor adaptor, OpBuilder &b,
               RankedTensorType type) const override {
@@ -170,7 +279,8 @@ struct ElementwiseLowering : public StaticShapeLowering<OpTy> {
         b, op.getLoc(), type, adaptor.getOperands(),
         [&](OpBuilder &nb, Location loc, ValueRange args, Type resultElement) {
           return scalar(op, nb, loc, args, resultElement);
-        });
+        },
+        op->getName().getStringRef());
   }
 
   /// The scalar computation; specialised per op below.
@@ -399,8 +509,8 @@ Value ElementwiseLowering<BroadcastToOp>::scalar(BroadcastToOp, OpBuilder &,
 // Constants and reductions
 //===----------------------------------------------------------------------===//
 
-struct ConstantLowering : public StaticShapeLowering<ConstantOp> {
-  using StaticShapeLowering::StaticShapeLowering;
+struct ConstantLowering : public RankedLowering<ConstantOp> {
+  using RankedLowering::RankedLowering;
   Value lower(ConstantOp op, OpAdaptor, OpBuilder &b,
               RankedTensorType) const override {
     return arith::ConstantOp::create(b, op.getLoc(),
@@ -410,13 +520,38 @@ struct ConstantLowering : public StaticShapeLowering<ConstantOp> {
 
 enum class Combiner { Add, Max, Min, Mul };
 
+/// The sizes of the dimensions of `input` that a reduction over `axes`
+/// keeps, as tensor.dim ops for the dynamic ones.
+SmallVector<Value> keptDynamicSizes(OpBuilder &b, Location loc, Value input,
+                                    ArrayRef<int64_t> axes) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d)
+    if (!llvm::is_contained(axes, d) && type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, input, d));
+  return sizes;
+}
+
+/// The value of an f64 scalar that is a constant.
+std::optional<double> constantF64(Value v) {
+  if (auto c = v.getDefiningOp<arith::ConstantOp>())
+    if (auto f = dyn_cast<FloatAttr>(c.getValue()))
+      return f.getValueAsDouble();
+  return std::nullopt;
+}
+
+Value constantF64(OpBuilder &b, Location loc, double x) {
+  return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(x));
+}
+
 /// Reduces `input` over `axes` (no keepdims) with `combiner`, then
-/// multiplies by `factor`. f32 sums accumulate in f64 (and are scaled there)
-/// before rounding back to f32: sequential f32 sums lose accuracy on long
-/// axes, where NumPy's pairwise summation does not.
+/// multiplies by `factor` (an f64 scalar) when given. f32 sums accumulate
+/// in f64 (and are scaled there) before rounding back to f32: sequential
+/// f32 sums lose accuracy on long axes, where NumPy's pairwise summation
+/// does not.
 Value buildReduction(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> axes, Combiner combiner,
-                     double factor = 1.0) {
+                     Value factor = nullptr) {
   auto type = cast<RankedTensorType>(input.getType());
   Type et = type.getElementType();
   bool widen = combiner == Combiner::Add && et.isF32();
@@ -426,6 +561,7 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
     if (!llvm::is_contained(axes, static_cast<int64_t>(d)))
       kept.push_back(size);
   auto accType = RankedTensorType::get(kept, acc);
+  SmallVector<Value> keptSizes = keptDynamicSizes(b, loc, input, axes);
   TypedAttr identity;
   bool min = combiner == Combiner::Min;
   if (combiner == Combiner::Add)
@@ -440,7 +576,7 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
     identity = b.getIntegerAttr(
         et, min ? APInt::getSignedMaxValue(et.getIntOrFloatBitWidth())
                 : APInt::getSignedMinValue(et.getIntOrFloatBitWidth()));
-  Value init = filledTensor(b, loc, accType, identity);
+  Value init = filledTensor(b, loc, accType, identity, keptSizes);
   SmallVector<int64_t> sortedAxes(axes);
   llvm::sort(sortedAxes);
   auto reduce = linalg::ReduceOp::create(
@@ -462,33 +598,58 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
         linalg::YieldOp::create(nb, nloc, r);
       });
   Value result = reduce.getResult(0);
-  if (!widen && factor == 1.0)
+  if (!widen && !factor)
     return result;
+  std::optional<double> constant = factor ? constantF64(factor) : std::nullopt;
+  if (factor && !constant && !acc.isF64())
+    factor = arith::TruncFOp::create(b, loc, acc, factor);
   return buildElementwise(
       b, loc, RankedTensorType::get(kept, et), result,
       [&](OpBuilder &nb, Location nloc, ValueRange args, Type) -> Value {
         Value v = args[0];
-        if (factor != 1.0)
+        // A constant factor is a constant of the body.
+        if (constant)
           v = arith::MulFOp::create(
               nb, nloc, v,
               arith::ConstantOp::create(nb, nloc,
-                                        nb.getFloatAttr(acc, factor)));
+                                        nb.getFloatAttr(acc, *constant)));
+        else if (factor)
+          v = arith::MulFOp::create(nb, nloc, v, factor);
         return widen ? Value(arith::TruncFOp::create(nb, nloc, et, v)) : v;
       });
 }
 
-/// Number of elements reduced over `axes`.
-int64_t reducedCount(RankedTensorType type, ArrayRef<int64_t> axes) {
+/// The number of elements of `input` over `axes`, an f64 scalar (a
+/// constant when those dimensions are static).
+Value reducedCount(OpBuilder &b, Location loc, Value input,
+                   ArrayRef<int64_t> axes) {
+  auto type = cast<RankedTensorType>(input.getType());
   int64_t n = 1;
   for (int64_t axis : axes)
-    n *= type.getDimSize(axis);
-  return n;
+    if (!type.isDynamicDim(axis))
+      n *= type.getDimSize(axis);
+  if (llvm::none_of(axes, [&](int64_t a) { return type.isDynamicDim(a); }))
+    return constantF64(b, loc, static_cast<double>(n));
+  Value count = arith::ConstantIndexOp::create(b, loc, n);
+  for (int64_t axis : axes)
+    if (type.isDynamicDim(axis))
+      count = arith::MulIOp::create(b, loc, count,
+                                    tensor::DimOp::create(b, loc, input, axis));
+  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
+  return arith::SIToFPOp::create(b, loc, b.getF64Type(), i64);
+}
+
+/// 1 / x for an f64 scalar.
+Value reciprocal(OpBuilder &b, Location loc, Value x) {
+  if (std::optional<double> c = constantF64(x))
+    return constantF64(b, loc, 1.0 / *c);
+  return arith::DivFOp::create(b, loc, constantF64(b, loc, 1.0), x);
 }
 
 template <typename OpTy>
-struct ReductionLowering : public StaticShapeLowering<OpTy> {
-  using StaticShapeLowering<OpTy>::StaticShapeLowering;
-  using OpAdaptor = typename StaticShapeLowering<OpTy>::OpAdaptor;
+struct ReductionLowering : public RankedLowering<OpTy> {
+  using RankedLowering<OpTy>::RankedLowering;
+  using OpAdaptor = typename RankedLowering<OpTy>::OpAdaptor;
 
   Value lower(OpTy op, OpAdaptor adaptor, OpBuilder &b,
               RankedTensorType type) const override {
@@ -528,9 +689,9 @@ Value ReductionLowering<ProdOp>::reduce(ProdOp op, OpBuilder &b, Location loc,
 /// and its index; an element replaces the best when it is strictly better
 /// (the first of equal ones wins) or is the first NaN.
 template <typename OpTy>
-struct ArgReductionLowering : public StaticShapeLowering<OpTy> {
-  using StaticShapeLowering<OpTy>::StaticShapeLowering;
-  using OpAdaptor = typename StaticShapeLowering<OpTy>::OpAdaptor;
+struct ArgReductionLowering : public RankedLowering<OpTy> {
+  using RankedLowering<OpTy>::RankedLowering;
+  using OpAdaptor = typename RankedLowering<OpTy>::OpAdaptor;
   static constexpr bool isMax = std::is_same_v<OpTy, ArgMaxOp>;
 
   Value lower(OpTy op, OpAdaptor adaptor, OpBuilder &b,
@@ -561,9 +722,11 @@ struct ArgReductionLowering : public StaticShapeLowering<OpTy> {
           et, isMax ? APInt::getSignedMinValue(et.getIntOrFloatBitWidth())
                     : APInt::getSignedMaxValue(et.getIntOrFloatBitWidth()));
     Type i32 = b.getI32Type();
-    Value best = filledTensor(b, loc, RankedTensorType::get(kept, et), worst);
+    SmallVector<Value> keptSizes = keptDynamicSizes(b, loc, input, {axis});
+    Value best = filledTensor(b, loc, RankedTensorType::get(kept, et), worst,
+                              keptSizes);
     Value index = filledTensor(b, loc, RankedTensorType::get(kept, i32),
-                               b.getI32IntegerAttr(0));
+                               b.getI32IntegerAttr(0), keptSizes);
     AffineMap identity = b.getMultiDimIdentityMap(rank);
     AffineMap reduced = AffineMap::get(rank, 0, keptExprs, b.getContext());
     auto generic = linalg::GenericOp::create(
@@ -847,8 +1010,8 @@ private:
 /// cumsum along one axis: result[0] = x[0], then an scf.for over the axis
 /// computing result[i] = result[i - 1] + x[i] in the result tensor (its
 /// only iteration argument, updated in place by insert_slice).
-struct CumsumLowering : public StaticShapeLowering<CumsumOp> {
-  using StaticShapeLowering::StaticShapeLowering;
+struct CumsumLowering : public RankedLowering<CumsumOp> {
+  using RankedLowering::RankedLowering;
 
   Value lower(CumsumOp op, OpAdaptor adaptor, OpBuilder &b,
               RankedTensorType type) const override {
@@ -901,9 +1064,9 @@ struct CumsumLowering : public StaticShapeLowering<CumsumOp> {
 template <>
 Value ReductionLowering<MeanOp>::reduce(MeanOp op, OpBuilder &b, Location loc,
                                         Value input) {
-  auto type = cast<RankedTensorType>(input.getType());
-  return buildReduction(b, loc, input, op.getAxes(), Combiner::Add,
-                        1.0 / reducedCount(type, op.getAxes()));
+  return buildReduction(
+      b, loc, input, op.getAxes(), Combiner::Add,
+      reciprocal(b, loc, reducedCount(b, loc, input, op.getAxes())));
 }
 
 template <>
@@ -912,9 +1075,9 @@ Value ReductionLowering<VarOp>::reduce(VarOp op, OpBuilder &b, Location loc,
   // var = sum((x - mean(x, keepdims))^2) / (N - ddof): two passes, as NumPy
   // does, for accuracy.
   auto type = cast<RankedTensorType>(input.getType());
-  int64_t n = reducedCount(type, op.getAxes());
-  Value mean =
-      buildReduction(b, loc, input, op.getAxes(), Combiner::Add, 1.0 / n);
+  Value n = reducedCount(b, loc, input, op.getAxes());
+  Value mean = buildReduction(b, loc, input, op.getAxes(), Combiner::Add,
+                              reciprocal(b, loc, n));
   SmallVector<int64_t> keptShape(type.getShape());
   for (int64_t axis : op.getAxes())
     keptShape[axis] = 1;
@@ -926,21 +1089,37 @@ Value ReductionLowering<VarOp>::reduce(VarOp op, OpBuilder &b, Location loc,
         Value d = arith::SubFOp::create(nb, nloc, args[0], args[1]);
         return arith::MulFOp::create(nb, nloc, d, d);
       });
-  // ddof is unsigned: subtract as signed, so that ddof > N gives a
-  // negative divisor (inf, as NumPy), not a huge one.
-  double divisor = static_cast<double>(n - static_cast<int64_t>(op.getDdof()));
-  // NumPy gives inf/nan (with a warning) when N - ddof <= 0.
-  return buildReduction(b, loc, squares, op.getAxes(), Combiner::Add,
-                        divisor > 0 ? 1.0 / divisor
-                                    : std::numeric_limits<double>::infinity());
+  // NumPy gives inf/nan (with a warning) when N - ddof <= 0: the factor
+  // is then +inf, not 1 / (a negative or zero divisor).
+  double ddof = static_cast<double>(op.getDdof());
+  if (std::optional<double> count = constantF64(n)) {
+    double divisor = *count - ddof;
+    return buildReduction(
+        b, loc, squares, op.getAxes(), Combiner::Add,
+        constantF64(b, loc,
+                    divisor > 0 ? 1.0 / divisor
+                                : std::numeric_limits<double>::infinity()));
+  }
+  Value divisor = arith::SubFOp::create(
+      b, loc, n,
+      arith::ConstantOp::create(
+          b, loc, b.getF64FloatAttr(static_cast<double>(op.getDdof()))));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
+  Value inf = arith::ConstantOp::create(
+      b, loc, b.getF64FloatAttr(std::numeric_limits<double>::infinity()));
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                         divisor, zero);
+  Value factor = arith::SelectOp::create(b, loc, positive,
+                                         reciprocal(b, loc, divisor), inf);
+  return buildReduction(b, loc, squares, op.getAxes(), Combiner::Add, factor);
 }
 
 //===----------------------------------------------------------------------===//
 // Matmul
 //===----------------------------------------------------------------------===//
 
-struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
-  using StaticShapeLowering::StaticShapeLowering;
+struct MatmulLowering : public RankedLowering<MatmulOp> {
+  using RankedLowering::RankedLowering;
 
   Value lower(MatmulOp op, OpAdaptor adaptor, OpBuilder &builder,
               RankedTensorType type) const override {
@@ -949,29 +1128,58 @@ struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
     auto lt = cast<RankedTensorType>(lhs.getType());
     auto rt = cast<RankedTensorType>(rhs.getType());
     Type et = lt.getElementType();
+    int64_t rk = rt.getRank() == 1 ? 0 : rt.getRank() - 2;
+    assertSameSize(builder, loc, dimSize(builder, loc, lhs, lt.getRank() - 1),
+                   dimSize(builder, loc, rhs, rk),
+                   "tt.matmul: the contraction sizes differ");
     // A stack of matrices times one matrix is one matrix product: the
     // batch dimensions of the lhs become rows.
     if (lt.getRank() > 2 && rt.getRank() == 2) {
+      int64_t rank = lt.getRank();
       int64_t rows = 1;
       for (int64_t d : lt.getShape().drop_back())
-        rows *= d;
+        rows = ShapedType::isDynamic(d) || ShapedType::isDynamic(rows)
+                   ? ShapedType::kDynamic
+                   : rows * d;
       auto flatType = RankedTensorType::get({rows, lt.getShape().back()}, et);
       auto productType =
           RankedTensorType::get({rows, rt.getShape().back()}, et);
-      Value flat = reshapeTensor(builder, loc, lhs, flatType);
+      ReassociationIndices leading =
+          llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
+      SmallVector<ReassociationIndices> groups = {leading, {rank - 1}};
+      Value flat =
+          tensor::CollapseShapeOp::create(builder, loc, flatType, lhs, groups);
+      SmallVector<Value> rowSizes;
+      if (ShapedType::isDynamic(rows))
+        rowSizes.push_back(tensor::DimOp::create(builder, loc, flat, 0));
+      if (rt.isDynamicDim(1))
+        rowSizes.push_back(tensor::DimOp::create(builder, loc, rhs, 1));
       Value product =
-          linalg::MatmulOp::create(
-              builder, loc, ValueRange{flat, rhs},
-              filledTensor(builder, loc, productType, builder.getZeroAttr(et)))
+          linalg::MatmulOp::create(builder, loc, ValueRange{flat, rhs},
+                                   filledTensor(builder, loc, productType,
+                                                builder.getZeroAttr(et),
+                                                rowSizes))
               .getResult(0);
-      return reshapeTensor(builder, loc, product, type);
+      SmallVector<OpFoldResult> shape;
+      for (int64_t d = 0; d < rank - 1; ++d)
+        shape.push_back(dimSize(builder, loc, lhs, d));
+      shape.push_back(dimSize(builder, loc, rhs, 1));
+      return tensor::ExpandShapeOp::create(builder, loc, type, product, groups,
+                                           shape);
     }
     if (lt.getRank() > 2 || rt.getRank() > 2) {
       return batched(builder, loc, lhs, rhs, type);
     }
 
-    // Vector and matrix cases map to dedicated named ops.
-    Value zeroInit = filledTensor(builder, loc, type, builder.getZeroAttr(et));
+    // Vector and matrix cases map to dedicated named ops; the result's
+    // dimensions are the lhs rows and the rhs columns.
+    Value zeroInit = filledTensor(
+        builder, loc, type, builder.getZeroAttr(et),
+        dynamicSizes(builder, loc, type, [&](int64_t d) {
+          if (d == 0 && lt.getRank() == 2)
+            return dimSize(builder, loc, lhs, 0);
+          return dimSize(builder, loc, rhs, rt.getRank() - 1);
+        }));
     Value result;
     if (lt.getRank() == 1 && rt.getRank() == 1)
       result =
@@ -1000,6 +1208,8 @@ struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
     MLIRContext *ctx = b.getContext();
     auto lt = cast<RankedTensorType>(lhs.getType());
     auto rt = cast<RankedTensorType>(rhs.getType());
+    assert(lt.hasStaticShape() && rt.hasStaticShape() &&
+           "checked by the pattern");
     Type et = lt.getElementType();
     if (lt.getRank() == 1) {
       lt = RankedTensorType::get({1, lt.getDimSize(0)}, et);
@@ -1067,27 +1277,32 @@ struct MatmulLowering : public StaticShapeLowering<MatmulOp> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-struct TransposeLowering : public StaticShapeLowering<TransposeOp> {
-  using StaticShapeLowering::StaticShapeLowering;
+struct TransposeLowering : public RankedLowering<TransposeOp> {
+  using RankedLowering::RankedLowering;
   Value lower(TransposeOp op, OpAdaptor adaptor, OpBuilder &b,
               RankedTensorType type) const override {
-    Value init = emptyTensor(b, op.getLoc(), type);
-    return linalg::TransposeOp::create(b, op.getLoc(), adaptor.getInput(), init,
-                                       op.getPermutation())
+    Value input = adaptor.getInput();
+    ArrayRef<int64_t> permutation = op.getPermutation();
+    Value init = emptyTensor(
+        b, op.getLoc(), type, dynamicSizes(b, op.getLoc(), type, [&](int64_t d) {
+          return dimSize(b, op.getLoc(), input, permutation[d]);
+        }));
+    return linalg::TransposeOp::create(b, op.getLoc(), input, init,
+                                       permutation)
         .getResult()[0];
   }
 };
 
-struct ReshapeLowering : public StaticShapeLowering<ReshapeOp> {
-  using StaticShapeLowering::StaticShapeLowering;
+struct ReshapeLowering : public RankedLowering<ReshapeOp> {
+  using RankedLowering::RankedLowering;
   Value lower(ReshapeOp op, OpAdaptor adaptor, OpBuilder &b,
               RankedTensorType type) const override {
     return reshapeTensor(b, op.getLoc(), adaptor.getInput(), type);
   }
 };
 
-struct SliceLowering : public StaticShapeLowering<SliceOp> {
-  using StaticShapeLowering::StaticShapeLowering;
+struct SliceLowering : public RankedLowering<SliceOp> {
+  using RankedLowering::RankedLowering;
   Value lower(SliceOp op, OpAdaptor adaptor, OpBuilder &b,
               RankedTensorType type) const override {
     return tensor::ExtractSliceOp::create(
@@ -1096,8 +1311,8 @@ struct SliceLowering : public StaticShapeLowering<SliceOp> {
   }
 };
 
-struct ConcatLowering : public StaticShapeLowering<ConcatOp> {
-  using StaticShapeLowering::StaticShapeLowering;
+struct ConcatLowering : public RankedLowering<ConcatOp> {
+  using RankedLowering::RankedLowering;
   Value lower(ConcatOp op, OpAdaptor adaptor, OpBuilder &b,
               RankedTensorType type) const override {
     Location loc = op.getLoc();
@@ -1123,8 +1338,8 @@ struct ConcatLowering : public StaticShapeLowering<ConcatOp> {
 
 /// tt.windows: one linalg.generic copying input[b, o*s + k*d, c] to
 /// result[b, o, k, c] (an affine input map, parallel loops).
-struct WindowsLowering : public StaticShapeLowering<WindowsOp> {
-  using StaticShapeLowering::StaticShapeLowering;
+struct WindowsLowering : public RankedLowering<WindowsOp> {
+  using RankedLowering::RankedLowering;
   Value lower(WindowsOp op, OpAdaptor adaptor, OpBuilder &b,
               RankedTensorType type) const override {
     Location loc = op.getLoc();
@@ -1154,8 +1369,8 @@ struct WindowsLowering : public StaticShapeLowering<WindowsOp> {
   }
 };
 
-struct GatherLowering : public StaticShapeLowering<GatherOp> {
-  using StaticShapeLowering::StaticShapeLowering;
+struct GatherLowering : public RankedLowering<GatherOp> {
+  using RankedLowering::RankedLowering;
   Value lower(GatherOp op, OpAdaptor adaptor, OpBuilder &builder,
               RankedTensorType type) const override {
     Location loc = op.getLoc();
@@ -1174,8 +1389,14 @@ struct GatherLowering : public StaticShapeLowering<GatherOp> {
         AffineMap::getMultiDimIdentityMap(rank, ctx)};
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
+    // Only the indices' dimensions can be dynamic (the table is static).
+    Value init =
+        emptyTensor(builder, loc, type,
+                    dynamicSizes(builder, loc, type, [&](int64_t d) {
+                      return dimSize(builder, loc, indices, d);
+                    }));
     auto generic = linalg::GenericOp::create(
-        builder, loc, type, indices, emptyTensor(builder, loc, type), maps,
+        builder, loc, type, indices, init, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           // NumPy semantics for negative indices; out-of-range ones clamp
           // instead of reading out of bounds.
@@ -1208,19 +1429,31 @@ struct ConvertTTToLinalgPass
     : public tt::impl::ConvertTTToLinalgBase<ConvertTTToLinalgPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    // Shapes must be known before anything is rewritten; name every op that
-    // still has a dynamic or unranked type.
+    // Ranks must be known before anything is rewritten; name every op that
+    // still has an unranked type, or dynamic dimensions where its lowering
+    // needs static ones.
     WalkResult shapes = getOperation().walk([](Operation *op) {
       if (!isa<TTDialect>(op->getDialect()))
         return WalkResult::advance();
       for (Type t :
            llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
-        auto ranked = dyn_cast<RankedTensorType>(t);
-        if (!ranked || !ranked.hasStaticShape()) {
+        if (!isa<RankedTensorType>(t)) {
           op->emitOpError("cannot be converted to linalg: type ")
-              << t
-              << " is not statically shaped (run --tt-infer-shapes "
-                 "first)";
+              << t << " is unranked (run --tt-infer-shapes first)";
+          return WalkResult::interrupt();
+        }
+      }
+      if (auto matmul = dyn_cast<MatmulOp>(op)) {
+        auto lt = cast<RankedTensorType>(matmul.getLhs().getType());
+        auto rt = cast<RankedTensorType>(matmul.getRhs().getType());
+        bool batched = lt.getRank() > 2 || rt.getRank() > 2;
+        bool rowStack = lt.getRank() > 2 && rt.getRank() == 2;
+        if (batched && !rowStack &&
+            (!lt.hasStaticShape() || !rt.hasStaticShape())) {
+          op->emitOpError("cannot be converted to linalg: a batched matmul ")
+              << "with dynamic dimensions (" << lt << " and " << rt
+              << ") is not supported; only a stack of matrices times one "
+                 "matrix may have dynamic batch dimensions";
           return WalkResult::interrupt();
         }
       }

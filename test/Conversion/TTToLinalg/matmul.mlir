@@ -130,9 +130,8 @@ func.func @matmul_2d_3d_i32(%a: tensor<2x3xi32>, %b: tensor<5x3x4xi32>) -> tenso
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[A2]], %[[B]] : tensor<1x3xf32>, tensor<5x3x4xf32>) outs(%[[INIT]] : tensor<5x1x4xf32>)
-// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1, 2]] : tensor<5x1x4xf32> into tensor<20xf32>
-// CHECK:         %[[E:.*]] = tensor.expand_shape %[[C]] {{\[}}[0, 1]] output_shape [5, 4] : tensor<20xf32> into tensor<5x4xf32>
-// CHECK:         return %[[E]] : tensor<5x4xf32>
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0], [1, 2]] : tensor<5x1x4xf32> into tensor<5x4xf32>
+// CHECK:         return %[[C]] : tensor<5x4xf32>
 func.func @matmul_1d_3d(%a: tensor<3xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x4xf32> {
   %0 = tt.matmul %a, %b : (tensor<3xf32>, tensor<5x3x4xf32>) -> tensor<5x4xf32>
   return %0 : tensor<5x4xf32>
@@ -147,9 +146,8 @@ func.func @matmul_1d_3d(%a: tensor<3xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x4x
 // CHECK:         %[[G:.*]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
 // CHECK-SAME:      ins(%[[A]], %[[B2]] : tensor<5x2x3xf32>, tensor<3x1xf32>)
-// CHECK:         tensor.collapse_shape %[[G]] {{.*}} into tensor<10xf32>
-// CHECK:         %[[E:.*]] = tensor.expand_shape {{.*}} into tensor<5x2xf32>
-// CHECK:         return %[[E]] : tensor<5x2xf32>
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0], [1, 2]] : tensor<5x2x1xf32> into tensor<5x2xf32>
+// CHECK:         return %[[C]] : tensor<5x2xf32>
 func.func @matmul_3d_1d(%a: tensor<5x2x3xf32>, %b: tensor<3xf32>) -> tensor<5x2xf32> {
   %0 = tt.matmul %a, %b : (tensor<5x2x3xf32>, tensor<3xf32>) -> tensor<5x2xf32>
   return %0 : tensor<5x2xf32>
@@ -162,10 +160,10 @@ func.func @matmul_3d_1d(%a: tensor<5x2x3xf32>, %b: tensor<3xf32>) -> tensor<5x2x
 // reshaped back.
 // CHECK-LABEL: func.func @stack_times_matrix
 // CHECK-SAME:    (%[[A:.*]]: tensor<2x5x3xf32>, %[[B:.*]]: tensor<3x4xf32>)
-// CHECK:         %[[FLAT:.*]] = tensor.expand_shape {{.*}} output_shape [10, 3] : tensor<30xf32> into tensor<10x3xf32>
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[A]] {{\[}}[0, 1], [2]] : tensor<2x5x3xf32> into tensor<10x3xf32>
 // CHECK:         %[[R:.*]] = linalg.matmul ins(%[[FLAT]], %[[B]] : tensor<10x3xf32>, tensor<3x4xf32>)
 // CHECK-NOT:     linalg.generic
-// CHECK:         tensor.expand_shape {{.*}} output_shape [2, 5, 4] : tensor<40xf32> into tensor<2x5x4xf32>
+// CHECK:         tensor.expand_shape %[[R]] {{\[}}[0, 1], [2]] output_shape [2, 5, 4] : tensor<10x4xf32> into tensor<2x5x4xf32>
 func.func @stack_times_matrix(%a: tensor<2x5x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x5x4xf32> {
   %0 = tt.matmul %a, %b : (tensor<2x5x3xf32>, tensor<3x4xf32>) -> tensor<2x5x4xf32>
   return %0 : tensor<2x5x4xf32>

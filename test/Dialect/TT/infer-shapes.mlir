@@ -137,3 +137,23 @@ func.func @matmul_mismatch_after_refinement(%a: tensor<2x3xf32>, %b: tensor<3x4x
   %1 = tt.matmul %0, %b : (tensor<*xf32>, tensor<3x4xf32>) -> tensor<*xf32>
   return %1 : tensor<*xf32>
 }
+
+// -----
+
+// Dynamic dimensions propagate: `?` against `?` or 1 stays `?`, against a
+// static size takes that size; reductions, matmul and transpose keep the
+// dynamic dimensions they do not remove.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: tt.add %arg0, %arg1 : (tensor<?x3xf32>, tensor<1x3xf32>) -> tensor<?x3xf32>
+// CHECK: tt.add %arg0, %arg2 : (tensor<?x3xf32>, tensor<5x?xf32>) -> tensor<5x3xf32>
+// CHECK: tt.matmul %{{.*}}, %arg3 : (tensor<?x3xf32>, tensor<3x?xf32>) -> tensor<?x?xf32>
+// CHECK: tt.sum %{{.*}} axes = [1] : tensor<?x?xf32> -> tensor<?xf32>
+// CHECK: tt.transpose %{{.*}} [1, 0] : tensor<?x?xf32> -> tensor<?x?xf32>
+func.func @dynamic(%a: tensor<?x3xf32>, %b: tensor<1x3xf32>, %c: tensor<5x?xf32>, %w: tensor<3x?xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %0 = tt.add %a, %b : (tensor<?x3xf32>, tensor<1x3xf32>) -> tensor<*xf32>
+  %1 = tt.add %a, %c : (tensor<?x3xf32>, tensor<5x?xf32>) -> tensor<*xf32>
+  %2 = tt.matmul %0, %w : (tensor<*xf32>, tensor<3x?xf32>) -> tensor<*xf32>
+  %3 = tt.sum %2 axes = [1] : tensor<*xf32> -> tensor<*xf32>
+  %4 = tt.transpose %2 [1, 0] : tensor<*xf32> -> tensor<*xf32>
+  return %1, %3, %4 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}

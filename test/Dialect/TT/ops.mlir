@@ -410,3 +410,23 @@ func.func @unranked(%u: tensor<*xf32>, %v: tensor<3xf32>, %m: tensor<3x4xf32>, %
   %13 = tt.add %u, %v : (tensor<*xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return
 }
+
+// Dynamic dimensions in the ops that take them.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: tt.add %arg0, %arg1 : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+// CHECK: tt.tanh %{{.*}} : tensor<?x3xf32>
+// CHECK: tt.matmul %{{.*}}, %arg2 : (tensor<?x3xf32>, tensor<3x2xf32>) -> tensor<?x2xf32>
+// CHECK: tt.reduce_max %{{.*}} axes = [1] keepdims : tensor<?x2xf32> -> tensor<?x1xf32>
+// CHECK: tt.argmax %{{.*}} axis = 0 : tensor<?x2xf32> -> tensor<2xi32>
+// CHECK: tt.transpose %{{.*}} [1, 0] : tensor<?x2xf32> -> tensor<2x?xf32>
+// CHECK: tt.gather %arg2[%arg3] : (tensor<3x2xf32>, tensor<?xi32>) -> tensor<?x2xf32>
+func.func @dynamic(%x: tensor<?x3xf32>, %b: tensor<3xf32>, %w: tensor<3x2xf32>, %ids: tensor<?xi32>) {
+  %0 = tt.add %x, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  %1 = tt.tanh %0 : tensor<?x3xf32>
+  %2 = tt.matmul %1, %w : (tensor<?x3xf32>, tensor<3x2xf32>) -> tensor<?x2xf32>
+  %3 = tt.reduce_max %2 axes = [1] keepdims : tensor<?x2xf32> -> tensor<?x1xf32>
+  %4 = tt.argmax %2 axis = 0 : tensor<?x2xf32> -> tensor<2xi32>
+  %5 = tt.transpose %2 [1, 0] : tensor<?x2xf32> -> tensor<2x?xf32>
+  %6 = tt.gather %w[%ids] : (tensor<3x2xf32>, tensor<?xi32>) -> tensor<?x2xf32>
+  return
+}

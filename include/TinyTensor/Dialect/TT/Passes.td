@@ -53,4 +53,36 @@ def TTOutlineRepeatedScopes : Pass<"tt-outline-repeated-scopes",
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def TTGeneralizeShapes : Pass<"tt-generalize-shapes", "ModuleOp"> {
+  let summary = "Make chosen argument dimensions dynamic and infer the "
+                "types that follow";
+  let description = [{
+    Turns a function traced or written for one shape into one for every
+    size of the chosen argument dimensions (a batch size, a sequence
+    length): each `arg:dim` of `dims` becomes dynamic (`?`) in the
+    signature of `function`, and every `tt` op's result types are inferred
+    again, in order, from its operands; the function's result types follow
+    what it returns.
+
+    The pass refuses, with an error at the op, what would compile the
+    traced size in: an op whose shape rules combine a dynamic dimension
+    with a static size other than 1 (`tensor<?x8xf32>` plus a
+    `tensor<2x8xf32>` made for a batch of 2, or a matmul contracting a
+    dynamic dimension with a static one), and an op that takes only static
+    shapes (reshape, broadcast_to, slice, concat, windows, cumsum, sort)
+    reached by a dynamic dimension. Ops other than `tt` ops and
+    `func.return` are refused too.
+
+    Example: `tiny-opt --tt-generalize-shapes="function=forward dims=0:0"`
+    makes dimension 0 of argument 0 of `@forward` dynamic.
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"forward\"",
+           "The function whose signature is generalized">,
+    ListOption<"dims", "dims", "std::string",
+               "Argument dimensions to make dynamic, each `arg:dim`">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // TINYTENSOR_DIALECT_TT_PASSES_TD

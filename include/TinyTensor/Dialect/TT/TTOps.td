@@ -21,9 +21,17 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Types
 //===----------------------------------------------------------------------===//
 
+/// A ranked tensor, whose dimensions may be dynamic (`?`, a size known only
+/// at run time), or an unranked tensor whose shape has not been inferred
+/// yet. Elementwise ops, reductions, matmul, transpose, argmax/argmin and
+/// gather indices take dynamic dimensions; the ops whose attributes spell
+/// out sizes (reshape, broadcast_to, slice, concat, windows) and cumsum and
+/// sort take the static kind below.
+class TT_TensorOf<list<Type> allowed> : TensorOf<allowed>;
+
 /// A tensor with a static shape, or an unranked tensor whose shape has not
 /// been inferred yet.
-class TT_TensorOf<list<Type> allowed> : TensorOf<allowed,
+class TT_StaticTensorOf<list<Type> allowed> : TensorOf<allowed,
     [Or<[IsUnrankedTensorTypePred, HasStaticShapePred]>],
     "statically shaped or unranked tensor">;
 
@@ -32,6 +40,9 @@ def TT_NumericTensor : TT_TensorOf<[F32, F64, I32, I64]>;
 def TT_FloatTensor : TT_TensorOf<[F32, F64]>;
 def TT_IndexTensor : TT_TensorOf<[I32, I64]>;
 def TT_BoolTensor : TT_TensorOf<[I1]>;
+def TT_StaticAnyTensor : TT_StaticTensorOf<[F32, F64, I32, I64, I1]>;
+def TT_StaticNumericTensor : TT_StaticTensorOf<[F32, F64, I32, I64]>;
+def TT_StaticIndexTensor : TT_StaticTensorOf<[I32, I64]>;
 def TT_ElementType : AnyTypeOf<[F32, F64, I32, I64, I1]>;
 
 //===----------------------------------------------------------------------===//
@@ -555,8 +566,8 @@ def TT_CumsumOp : TT_Op<"cumsum"> {
     %0 = tt.cumsum %x axis = 1 : tensor<2x3xf32> -> tensor<2x3xf32>
     ```
   }];
-  let arguments = (ins TT_NumericTensor:$input, I64Attr:$axis);
-  let results = (outs TT_NumericTensor:$result);
+  let arguments = (ins TT_StaticNumericTensor:$input, I64Attr:$axis);
+  let results = (outs TT_StaticNumericTensor:$result);
   let assemblyFormat = [{
     $input `axis` `=` $axis attr-dict `:` type($input) `->` type($result)
   }];
@@ -580,9 +591,9 @@ def TT_SortOp : TT_Op<"sort"> {
     %v, %i = tt.sort %x axis = 1 descending : tensor<2x5xf32> -> tensor<2x5xf32>, tensor<2x5xi32>
     ```
   }];
-  let arguments = (ins TT_NumericTensor:$input, I64Attr:$axis,
+  let arguments = (ins TT_StaticNumericTensor:$input, I64Attr:$axis,
                        UnitAttr:$descending);
-  let results = (outs TT_NumericTensor:$values, TT_IndexTensor:$indices);
+  let results = (outs TT_StaticNumericTensor:$values, TT_StaticIndexTensor:$indices);
   let assemblyFormat = [{
     $input `axis` `=` $axis (`descending` $descending^)? attr-dict `:`
     type($input) `->` type($values) `,` type($indices)
@@ -680,8 +691,8 @@ def TT_ReshapeOp : TT_Op<"reshape"> {
     %0 = tt.reshape %x [3, 2] : tensor<2x3xf32> -> tensor<3x2xf32>
     ```
   }];
-  let arguments = (ins TT_AnyTensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs TT_AnyTensor:$result);
+  let arguments = (ins TT_StaticAnyTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs TT_StaticAnyTensor:$result);
   let assemblyFormat = [{
     $input $shape attr-dict `:` type($input) `->` type($result)
   }];
@@ -698,8 +709,8 @@ def TT_BroadcastToOp : TT_Op<"broadcast_to"> {
     %0 = tt.broadcast_to %x [4, 3] : tensor<3xf32> -> tensor<4x3xf32>
     ```
   }];
-  let arguments = (ins TT_AnyTensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs TT_AnyTensor:$result);
+  let arguments = (ins TT_StaticAnyTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs TT_StaticAnyTensor:$result);
   let assemblyFormat = [{
     $input $shape attr-dict `:` type($input) `->` type($result)
   }];
@@ -718,9 +729,9 @@ def TT_SliceOp : TT_Op<"slice"> {
         : tensor<4x3xf32> -> tensor<2x2xf32>
     ```
   }];
-  let arguments = (ins TT_AnyTensor:$input, DenseI64ArrayAttr:$starts,
+  let arguments = (ins TT_StaticAnyTensor:$input, DenseI64ArrayAttr:$starts,
                        DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$strides);
-  let results = (outs TT_AnyTensor:$result);
+  let results = (outs TT_StaticAnyTensor:$result);
   let assemblyFormat = [{
     $input `starts` `=` $starts `sizes` `=` $sizes `strides` `=` $strides
     attr-dict `:` type($input) `->` type($result)
@@ -739,8 +750,8 @@ def TT_ConcatOp : TT_Op<"concat"> {
         : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
     ```
   }];
-  let arguments = (ins Variadic<TT_AnyTensor>:$inputs, I64Attr:$axis);
-  let results = (outs TT_AnyTensor:$result);
+  let arguments = (ins Variadic<TT_StaticAnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs TT_StaticAnyTensor:$result);
   let assemblyFormat = [{
     $inputs `axis` `=` $axis attr-dict `:` functional-type($inputs, results)
   }];
@@ -766,10 +777,10 @@ def TT_WindowsOp : TT_Op<"windows"> {
     %0 = tt.windows %x axis = 1 kernel = [3, 3] strides = [1, 1] dilations = [1, 1] : tensor<2x6x6x4xf32> -> tensor<2x4x4x3x3x4xf32>
     ```
   }];
-  let arguments = (ins TT_AnyTensor:$input, I64Attr:$axis,
+  let arguments = (ins TT_StaticAnyTensor:$input, I64Attr:$axis,
                        DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
                        DenseI64ArrayAttr:$dilations);
-  let results = (outs TT_AnyTensor:$result);
+  let results = (outs TT_StaticAnyTensor:$result);
   let assemblyFormat = [{
     $input `axis` `=` $axis `kernel` `=` $kernel `strides` `=` $strides
     `dilations` `=` $dilations attr-dict `:` type($input) `->` type($result)
@@ -789,7 +800,7 @@ def TT_GatherOp : TT_Op<"gather"> {
     %0 = tt.gather %wte[%ids] : (tensor<50x8xf32>, tensor<4xi32>) -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins TT_AnyTensor:$table, TT_IndexTensor:$indices);
+  let arguments = (ins TT_StaticAnyTensor:$table, TT_IndexTensor:$indices);
   let results = (outs TT_AnyTensor:$result);
   let assemblyFormat = [{
     $table `[` $indices `]` attr-dict `:` functional-type(operands, results)

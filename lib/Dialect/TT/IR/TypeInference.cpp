@@ -44,6 +44,18 @@ std::string formatShape(ArrayRef<int64_t> shape) {
 }
 } // namespace
 
+/// Refuses dynamic dimensions in `type` for an op whose shape rules need
+/// static sizes (`what` names the operand).
+static LogicalResult requireStatic(std::optional<Location> loc, Type type,
+                                   StringRef what) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked || ranked.hasStaticShape())
+    return success();
+  return OptionalError(loc)
+         << what << " has dynamic dimensions (" << type
+         << "); this op takes only static shapes";
+}
+
 /// Checks that a reshape/broadcast target shape has no negative size.
 static LogicalResult verifyTargetShape(std::optional<Location> loc,
                                        ArrayRef<int64_t> shape) {
@@ -71,8 +83,12 @@ bool mlir::tt::areCompatibleTensorTypes(TypeRange lhs, TypeRange rhs) {
       return false;
     if (!lt.hasRank() || !rt.hasRank())
       continue;
-    if (lt.getShape() != rt.getShape())
+    if (lt.getRank() != rt.getRank())
       return false;
+    // A dynamic dimension is compatible with every size.
+    for (auto [a, b] : llvm::zip(lt.getShape(), rt.getShape()))
+      if (a != b && !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b))
+        return false;
   }
   return true;
 }
@@ -96,7 +112,11 @@ mlir::tt::inferBroadcastShape(std::optional<Location> loc, TypeRange operands) {
       int64_t &out = result[offset + d];
       if (size == out || size == 1)
         continue;
-      if (out == 1) {
+      // A dynamic dimension takes the other operand's size: it must be
+      // that size at run time (a dynamic size is never broadcast).
+      if (ShapedType::isDynamic(size) && out != 1)
+        continue;
+      if (out == 1 || ShapedType::isDynamic(out)) {
         out = size;
         owner[offset + d] = idx;
         continue;
@@ -186,7 +206,7 @@ FailureOr<Type> mlir::tt::inferMatmulType(std::optional<Location> loc, Type lhs,
   ArrayRef<int64_t> ls = lt.getShape(), rs = rt.getShape();
   int64_t k = ls.back();
   int64_t rk = rs.size() == 1 ? rs[0] : rs[rs.size() - 2];
-  if (k != rk)
+  if (k != rk && !ShapedType::isDynamic(k) && !ShapedType::isDynamic(rk))
     return OptionalError(loc)
            << "matmul contraction sizes differ: lhs dimension " << ls.size() - 1
            << " is " << k << " but rhs dimension "
@@ -241,7 +261,8 @@ FailureOr<Type> mlir::tt::inferReshapeType(std::optional<Location> loc,
                                            Type input,
                                            ArrayRef<int64_t> shape) {
   auto type = cast<TensorType>(input);
-  if (failed(verifyTargetShape(loc, shape)))
+  if (failed(verifyTargetShape(loc, shape)) ||
+      failed(requireStatic(loc, input, "the reshaped tensor")))
     return failure();
   if (type.hasRank()) {
     int64_t from = type.getNumElements();
@@ -259,7 +280,8 @@ FailureOr<Type> mlir::tt::inferBroadcastToType(std::optional<Location> loc,
                                                Type input,
                                                ArrayRef<int64_t> shape) {
   auto type = cast<TensorType>(input);
-  if (failed(verifyTargetShape(loc, shape)))
+  if (failed(verifyTargetShape(loc, shape)) ||
+      failed(requireStatic(loc, input, "the broadcast tensor")))
     return failure();
   if (type.hasRank()) {
     ArrayRef<int64_t> from = type.getShape();
@@ -299,6 +321,8 @@ FailureOr<Type> mlir::tt::inferSliceType(std::optional<Location> loc,
   }
   if (!type.hasRank())
     return Type(RankedTensorType::get(sizes, type.getElementType()));
+  if (failed(requireStatic(loc, input, "the sliced tensor")))
+    return failure();
   if (static_cast<int64_t>(starts.size()) != type.getRank())
     return OptionalError(loc)
            << "slice has " << starts.size() << " dimensions but the input "
@@ -335,6 +359,9 @@ FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,
       }))
     return Type(UnrankedTensorType::get(et));
   int64_t rank = first.getRank();
+  for (auto [idx, t] : llvm::enumerate(inputs))
+    if (failed(requireStatic(loc, t, "input #" + std::to_string(idx))))
+      return failure();
   if (axis < 0 || axis >= rank)
     return OptionalError(loc)
            << "axis " << axis << " is out of range for inputs of rank " << rank;
@@ -380,6 +407,8 @@ FailureOr<Type> mlir::tt::inferWindowsType(std::optional<Location> loc,
              << axis + static_cast<int64_t>(i) << ")";
   if (!type.hasRank())
     return Type(UnrankedTensorType::get(type.getElementType()));
+  if (failed(requireStatic(loc, input, "the windowed tensor")))
+    return failure();
   int64_t rank = type.getRank();
   if (axis < 0 || axis + static_cast<int64_t>(n) > rank)
     return OptionalError(loc)
@@ -407,6 +436,8 @@ FailureOr<Type> mlir::tt::inferGatherType(std::optional<Location> loc,
     return Type(UnrankedTensorType::get(tt.getElementType()));
   if (tt.getRank() == 0)
     return OptionalError(loc) << "cannot gather from a rank-0 table";
+  if (failed(requireStatic(loc, table, "the table")))
+    return failure();
   Shape shape(it.getShape());
   llvm::append_range(shape, tt.getShape().drop_front());
   return Type(RankedTensorType::get(shape, tt.getElementType()));

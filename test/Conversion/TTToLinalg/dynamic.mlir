@@ -1,0 +1,83 @@
+// RUN: tiny-opt %s --tt-to-linalg --split-input-file | FileCheck %s
+
+// Dynamic dimensions: result sizes come from tensor.dim of the operands,
+// and sizes that must agree at run time are checked with cf.assert where
+// one of them is dynamic.
+
+// CHECK-LABEL: func.func @add_rows
+// CHECK-SAME:    (%[[A:.*]]: tensor<?x3xf32>, %[[B:.*]]: tensor<?x3xf32>, %[[C:.*]]: tensor<3xf32>)
+// CHECK:         %[[D0:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x3xf32>
+// CHECK:         %[[D1:.*]] = tensor.dim %[[B]], %{{.*}} : tensor<?x3xf32>
+// CHECK:         %[[EQ:.*]] = arith.cmpi eq, %[[D0]], %[[D1]] : index
+// CHECK:         cf.assert %[[EQ]], "tt.add: operand #1 dimension 0 does not match the other operands (a dynamic size is not broadcast)"
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x3xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<?x3xf32>, tensor<?x3xf32>) outs(%[[E]] : tensor<?x3xf32>)
+// The broadcast of a static row against a dynamic one needs no check.
+// CHECK-NOT:     cf.assert
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[C]] : tensor<?x3xf32>, tensor<3xf32>)
+func.func @add_rows(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>, %c: tensor<3xf32>) -> tensor<?x3xf32> {
+  %0 = tt.add %a, %b : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  %1 = tt.add %0, %c : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %1 : tensor<?x3xf32>
+}
+
+// -----
+
+// The rows of a matmul are the lhs's; the contraction is checked when it
+// is dynamic.
+// CHECK-LABEL: func.func @matmul_rows
+// CHECK-SAME:    (%[[A:.*]]: tensor<?x?xf32>, %[[B:.*]]: tensor<4x2xf32>)
+// CHECK:         %[[K:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x?xf32>
+// CHECK:         %[[EQ:.*]] = arith.cmpi eq, %[[K]], %{{.*}} : index
+// CHECK:         cf.assert %[[EQ]], "tt.matmul: the contraction sizes differ"
+// CHECK:         %[[M:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x?xf32>
+// CHECK:         %[[E:.*]] = tensor.empty(%[[M]]) : tensor<?x2xf32>
+// CHECK:         %[[F:.*]] = linalg.fill {{.*}} outs(%[[E]] : tensor<?x2xf32>)
+// CHECK:         linalg.matmul ins(%[[A]], %[[B]] : tensor<?x?xf32>, tensor<4x2xf32>) outs(%[[F]] : tensor<?x2xf32>)
+func.func @matmul_rows(%a: tensor<?x?xf32>, %b: tensor<4x2xf32>) -> tensor<?x2xf32> {
+  %0 = tt.matmul %a, %b : (tensor<?x?xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+// A stack of matrices with a dynamic batch is one matmul over its rows.
+// CHECK-LABEL: func.func @stack
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<?x5x3xf32> into tensor<?x3xf32>
+// CHECK:         %[[R:.*]] = linalg.matmul ins(%[[FLAT]], %{{.*}} : tensor<?x3xf32>, tensor<3x4xf32>)
+// CHECK:         tensor.expand_shape %[[R]] {{\[}}[0, 1], [2]] output_shape [%{{.*}}, 5, 4] : tensor<?x4xf32> into tensor<?x5x4xf32>
+func.func @stack(%a: tensor<?x5x3xf32>, %b: tensor<3x4xf32>) -> tensor<?x5x4xf32> {
+  %0 = tt.matmul %a, %b : (tensor<?x5x3xf32>, tensor<3x4xf32>) -> tensor<?x5x4xf32>
+  return %0 : tensor<?x5x4xf32>
+}
+
+// -----
+
+// mean over a dynamic axis divides by its run-time size; keepdims is one
+// expand_shape.
+// CHECK-LABEL: func.func @mean_rows
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x4xf32>)
+// CHECK:         %[[N:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4xf32>
+// CHECK:         %[[I:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK:         %[[F:.*]] = arith.sitofp %[[I]] : i64 to f64
+// CHECK:         %[[R:.*]] = arith.divf %{{.*}}, %[[F]] : f64
+// CHECK:         linalg.reduce
+// CHECK:         arith.mulf %{{.*}}, %[[R]] : f64
+// CHECK:         tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+func.func @mean_rows(%x: tensor<?x4xf32>) -> tensor<1x4xf32> {
+  %0 = tt.mean %x axes = [0] keepdims : tensor<?x4xf32> -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+// A transpose takes its sizes from the permuted input dimensions.
+// CHECK-LABEL: func.func @transpose
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x4xf32>)
+// CHECK:         %[[D:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4xf32>
+// CHECK:         %[[E:.*]] = tensor.empty(%[[D]]) : tensor<4x?xf32>
+// CHECK:         linalg.transpose ins(%[[X]] : tensor<?x4xf32>) outs(%[[E]] : tensor<4x?xf32>) permutation = [1, 0]
+func.func @transpose(%x: tensor<?x4xf32>) -> tensor<4x?xf32> {
+  %0 = tt.transpose %x [1, 0] : tensor<?x4xf32> -> tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}

@@ -1,0 +1,47 @@
+// RUN: tiny-opt %s --tt-generalize-shapes="dims=0:0" --split-input-file -verify-diagnostics | FileCheck %s
+
+// A function traced for a batch of 2 becomes one for every batch size: the
+// dynamic dimension flows through matmul, broadcasts and reductions, and
+// the result type follows.
+// CHECK-LABEL: func.func @forward
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x3xf32>, %[[W:.*]]: tensor<3x4xf32>, %[[B:.*]]: tensor<4xf32>) -> (tensor<?x4xf32>, tensor<4xf32>)
+// CHECK:         tt.matmul %[[X]], %[[W]] : (tensor<?x3xf32>, tensor<3x4xf32>) -> tensor<?x4xf32>
+// CHECK:         tt.add %{{.*}}, %[[B]] : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+// CHECK:         tt.reduce_max %{{.*}} axes = [1] keepdims : tensor<?x4xf32> -> tensor<?x1xf32>
+// CHECK:         tt.sub %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>
+// CHECK:         tt.mean %{{.*}} axes = [0] : tensor<?x4xf32> -> tensor<4xf32>
+func.func @forward(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>, %b: tensor<4xf32>) -> (tensor<2x4xf32>, tensor<4xf32>) {
+  %0 = tt.matmul %x, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %1 = tt.add %0, %b : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %2 = tt.reduce_max %1 axes = [1] keepdims : tensor<2x4xf32> -> tensor<2x1xf32>
+  %3 = tt.sub %1, %2 : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+  %4 = tt.mean %3 axes = [0] : tensor<2x4xf32> -> tensor<4xf32>
+  return %3, %4 : tensor<2x4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A tensor made for the traced batch size (here a constant) would compile
+// that size in: refused at the op that meets it.
+func.func @forward(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %c = tt.constant dense<1.0> : tensor<2x3xf32>
+  // expected-error @+1 {{'tt.add' op combines dynamic dimension 0 of operand #0 with the static size 2: the size the program was traced with would be compiled in}}
+  %0 = tt.add %x, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Ops whose attributes spell out sizes take only static shapes.
+func.func @forward(%x: tensor<2x3xf32>) -> tensor<6xf32> {
+  // expected-error @+1 {{the reshaped tensor has dynamic dimensions ('tensor<?x3xf32>'); this op takes only static shapes}}
+  %0 = tt.reshape %x [6] : tensor<2x3xf32> -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+// expected-error @+1 {{tt-generalize-shapes: argument 0 of type 'tensor<f32>' has no dimension 0}}
+func.func @forward(%x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
