@@ -146,7 +146,8 @@ runPipeline(MlirModule module, const std::string &pipeline) {
 /// (`_mlir__mlir_ciface_<name>`, from ExecutionEngine::raw_lookup): every
 /// input and output is a memref descriptor
 /// {allocated, aligned, offset, sizes[rank], strides[rank]}, built here
-/// from the arrays' buffers. Each array must have the rank, shape and
+/// from the arrays' buffers. Each array must have the rank, shape (any
+/// size where the compiled shape is negative: a dynamic dimension) and
 /// element format it was compiled for and be C-contiguous; outputs must be
 /// writable. The compiled code runs without the GIL.
 class Runner {
@@ -211,9 +212,9 @@ public:
       size_t rank = spec.shape.size();
       int64_t stride = 1;
       for (size_t d = rank; d-- > 0;) {
-        cursor[3 + d] = spec.shape[d];
+        cursor[3 + d] = view.shape[d];
         cursor[3 + rank + d] = stride;
-        stride *= spec.shape[d];
+        stride *= view.shape[d];
       }
       cursor += 3 + 2 * rank;
       packed[i] = &descriptors[i];
@@ -237,8 +238,8 @@ private:
       return false;
     Py_ssize_t expected = view.itemsize;
     for (int d = view.ndim; d-- > 0;) {
-      if (view.shape[d] != spec.shape[d])
-        return false;
+      if (spec.shape[d] >= 0 && view.shape[d] != spec.shape[d])
+        return false; // a negative size is dynamic: any size
       if (view.shape[d] != 1 && view.strides[d] != expected)
         return false;
       expected *= view.shape[d];

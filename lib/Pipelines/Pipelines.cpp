@@ -157,6 +157,7 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(tt::createTTEmitCInterface());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(tt::createTTLowerDynamicExpandShapes());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;

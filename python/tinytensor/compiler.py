@@ -113,3 +113,17 @@ def lowering_pipeline() -> str:
 def lower_optimized_to_llvm(module: ir.Module, timings=None) -> None:
     """Optimised linalg -> LLVM dialect with caller-allocated outputs."""
     run_pipeline(module, lowering_pipeline(), timings)
+
+
+def generalize(module: ir.Module, function: str, dims: str) -> None:
+    """Makes the argument dimensions `dims` ("arg:dim,...") of `function`
+    dynamic (--tt-generalize-shapes); ValueError with the dialect's
+    diagnostics when an op would compile the traced size in."""
+    try:
+        run_pipeline(module,
+                     f"tt-generalize-shapes{{function={function} dims={dims}}}")
+    except CompilationError as e:
+        message = str(e).split("\n", 1)[-1]
+        message = message.split("\nreproduce with:")[0].strip()
+        raise ValueError(f"cannot compile with dynamic dimensions (argument:"
+                         f"dimension {dims}): {message}") from None

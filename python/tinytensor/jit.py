@@ -32,7 +32,7 @@ from .builder import dtype_of, user_location
 from .runtime import Executable
 from .tracing import (ScopeRecorder, Tracer, TraceContext, as_tracer,
                       current_trace)
-from .types import ARGUMENT_DTYPES, SUPPORTED_DTYPES, TensorType
+from .types import ARGUMENT_DTYPES, DYNAMIC, SUPPORTED_DTYPES, TensorType
 
 _ENTRY = "main"
 
@@ -199,7 +199,7 @@ class Compiled:
 
     def __init__(self, fn, build, arg_types: Sequence[TensorType],
                  scope: Sequence[np.ndarray], name: str = _ENTRY,
-                 owner=None, key=None, trace_only=False):
+                 owner=None, key=None, trace_only=False, dynamic=None):
         self._build = build
         self._embed_arrays = trace_only
         self._owner = owner
@@ -218,6 +218,10 @@ class Compiled:
             module = ir.Module.create()
             start = clock()
             self._trace(fn, module, context, scope)
+            #: The dynamic dimensions (shapes.DynamicDims), or None.
+            self.dynamic = dynamic
+            if dynamic is not None:
+                self._generalize(module, dynamic)
             self.module = compiler.clone(module)
             self.timings["trace"] = clock() - start
             start = clock()
@@ -225,6 +229,9 @@ class Compiled:
                 self.cached = False
                 self._executable = None
             elif getattr(owner, "target", "cpu") == "cuda":
+                if dynamic is not None:
+                    raise ValueError("dynamic dimensions are supported by "
+                                     "the CPU target only")
                 from .cuda import CudaExecutable
                 self.cached = False
                 self._executable = CudaExecutable(
@@ -262,7 +269,7 @@ class Compiled:
                     objects, self.name,
                     self.input_types + [TensorType.of(a, "captured array")
                                         for a in self._captured],
-                    self._result_types)
+                    self._result_types, dynamic)
                 if not self.cached:
                     self.timings["llvm"] = clock() - start
         self._context = context
@@ -281,6 +288,38 @@ class Compiled:
         self._plain = (not self._captured and not self._checks and
                        all(t.shape for t in self.output_types))
         self._out_fast = self._out_def.builder()
+
+    def _generalize(self, module, dynamic) -> None:
+        """Makes the `dynamic` input dimensions `?` in the traced module
+        (--tt-generalize-shapes) and takes the types that follow."""
+        compiler.generalize(module, self.name, dynamic.pass_dims())
+        fop = next(op for op in module.body.operations
+                   if ir.StringAttr(op.attributes["sym_name"]).value ==
+                   self.name)
+        ftype = ir.FunctionType(ir.TypeAttr(
+            fop.attributes["function_type"]).value)
+
+        def types(mlir_types, static):
+            return [TensorType.from_mlir(ir.RankedTensorType(t).shape,
+                                         s.dtype)
+                    for t, s in zip(mlir_types, static)]
+        n = len(self.input_types)
+        self.input_types = types(ftype.inputs[:n], self.input_types)
+        self._result_types = types(ftype.results, self._result_types)
+        self.output_types = self._result_types[:len(self.output_types)]
+        # Where the results are dynamic must be where the front end said.
+        outputs = list(dynamic.outputs)
+        outputs += [[None] * len(t.shape)
+                    for t in self._result_types[len(outputs):]]
+        for i, (t, dims) in enumerate(zip(self._result_types, outputs)):
+            expected = [s is not None for s in dims]
+            found = [d == DYNAMIC for d in t.shape]
+            if expected != found:
+                raise ValueError(
+                    f"with dynamic dimensions, result #{i} has type "
+                    f"{t.mlir()} where dimensions {expected} were expected "
+                    f"to be dynamic: an op computed a size the front end "
+                    f"does not know")
 
     @property
     def optimized(self) -> ir.Module:
@@ -358,6 +397,21 @@ class Compiled:
                             "differ from this specialisation's; call the "
                             "jit function to get a new specialisation")
         return self._run(call.arrays, scope)
+
+    def run(self, *args):
+        """Runs this specialisation with positional arguments of its
+        structure and static values; with dynamic dimensions, arrays of
+        any size there (the other dimensions and dtypes as compiled)."""
+        call = self._owner._arguments(args, {})
+        if call.key[0] != self._key[0]:
+            raise TypeError("the arguments' structure or static values "
+                            "differ from this specialisation's")
+        for label, a, t in zip(call.labels or self._owner._labels_simple(),
+                               call.arrays, self.input_types):
+            if not t.accepts(a.shape) or a.dtype != t.dtype:
+                raise TypeError(f"{label} has type {TensorType.of(a)}, "
+                                f"this specialisation takes {t}")
+        return self._run(call.arrays, _scope_arrays(self._fn))
 
     def _run_checks(self, values) -> None:
         """Raises the error a run-time check found (IndexError for a traced
@@ -581,6 +635,19 @@ class JitFunction:
         types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
         return Compiled(self.fn, self._builder(call), types_, scope,
                         self.name, owner=self, trace_only=True)
+
+    def compile_dynamic(self, args, dynamic) -> Compiled:
+        """A specialisation for positional `args` in which the input
+        dimensions of `dynamic` (a shapes.DynamicDims over the array
+        leaves) take any size: one compiled function for every batch size.
+        It is not kept in this function's cache; call it with `.run`."""
+        call = self._arguments(tuple(args), {})
+        scope = _scope_arrays(self.fn)
+        if call.labels is None:
+            call.labels = self._labels_simple()
+        types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
+        return Compiled(self.fn, self._builder(call), types_, scope,
+                        self.name, owner=self, key=call.key, dynamic=dynamic)
 
     # -- the cache -------------------------------------------------------------
     def compile(self, *args, **kwargs) -> Compiled:

@@ -92,7 +92,8 @@ class Executable:
     """
 
     def __init__(self, objects: Sequence[bytes], name: str,
-                 inputs: Sequence[TensorType], outputs: Sequence[TensorType]):
+                 inputs: Sequence[TensorType], outputs: Sequence[TensorType],
+                 dynamic=None):
         self.objects = list(objects)
         self._library = tt.Library(self.objects, _SHARED_LIBS)
         # The packed wrapper of the C-interface function: it takes one array
@@ -104,11 +105,21 @@ class Executable:
         self._runner = tt.Runner(address, [_spec(t) for t in self.inputs],
                                  [_spec(t) for t in self.outputs])
         self._output_types = [(t.shape, t.dtype) for t in self.outputs]
+        #: The dynamic dimensions (a shapes.DynamicDims), or None: outputs
+        #: are then allocated from the inputs' sizes at each call.
+        self.dynamic = dynamic
 
     def __call__(self, arrays: Sequence[np.ndarray]) -> List[np.ndarray]:
-        results = [np.empty(shape, dtype) for shape, dtype in
-                   self._output_types]
         arrays = tuple(arrays)
+        if self.dynamic is None:
+            results = [np.empty(shape, dtype) for shape, dtype in
+                       self._output_types]
+        else:
+            shapes = self.dynamic.output_shapes(
+                [np.shape(a) for a in arrays],
+                [shape for shape, _ in self._output_types])
+            results = [np.empty(shape, dtype) for shape, (_, dtype) in
+                       zip(shapes, self._output_types)]
         try:
             self._runner(arrays, tuple(results))
         except TypeError:
@@ -122,7 +133,7 @@ class Executable:
                 raise TypeError("a DeviceArray is in GPU memory: pass it to "
                                 "a function jitted with target='cuda', or "
                                 "call .numpy() first")
-            if not isinstance(array, np.ndarray) or array.shape != t.shape:
+            if not isinstance(array, np.ndarray) or not t.accepts(array.shape):
                 raise TypeError(f"an input has shape "
                                 f"{getattr(array, 'shape', None)}, the "
                                 f"compiled function takes {t}")

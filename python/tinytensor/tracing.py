@@ -136,13 +136,22 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _MLIR_DIR = os.path.dirname(os.path.dirname(os.path.abspath(ir.__file__)))
 
 
+def _torch_dir() -> Optional[str]:
+    """PyTorch's package directory when it is imported (its FX interpreter
+    runs the graphs tinytensor.torch traces: not user scopes)."""
+    torch = sys.modules.get("torch")
+    path = getattr(torch, "__file__", None)
+    return os.path.dirname(os.path.abspath(path)) if path else None
+
+
 class ScopeRecorder:
     """Records which source calls each traced op comes from, for
     `tt-outline-repeated-scopes`: while tracing, a profile hook (this
     thread's `sys.setprofile`) numbers every call of a user's Python
     function, and new ops get a `tt.scope` attribute listing the calls they
     are made in, outermost first. Calls inside TinyTensor, MLIR's bindings,
-    NumPy and the standard library, and comprehensions, are not scopes. Not installed
+    NumPy, PyTorch and the standard library, and comprehensions, are not
+    scopes. Not installed
     when another profiler is active (ops then have no scopes)."""
 
     def __init__(self, builder):
@@ -151,6 +160,7 @@ class ScopeRecorder:
         self._stack: List[tuple] = []
         self._previous = None
         self.active = False
+        self._torch = _torch_dir()
 
     def __enter__(self):
         if sys.getprofile() is None:
@@ -174,7 +184,8 @@ class ScopeRecorder:
             if filename.startswith(_PACKAGE_DIR) or "numpy" in filename or \
                     filename.startswith(_STDLIB_DIR) or \
                     filename.startswith(_MLIR_DIR) or \
-                    filename.startswith("<"):
+                    filename.startswith("<") or \
+                    (self._torch and filename.startswith(self._torch)):
                 return
             self.names.append(code.co_qualname)
             self._stack.append((frame, len(self.names) - 1))

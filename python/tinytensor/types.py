@@ -53,18 +53,24 @@ def dtype_of_element(name: str):
     return _DTYPES_BY_ELEMENT.get(name)
 
 
+#: A dynamic dimension of a TensorType (`?` in MLIR): any size at run time.
+DYNAMIC = -1
+
+
 @dataclass(frozen=True)
 class TensorType:
-    """A static tensor type: shape (positive dims) and dtype."""
+    """A tensor type: shape (positive dims, or DYNAMIC for a size known only
+    at run time) and dtype."""
 
     shape: Tuple[int, ...]
     dtype: np.dtype
 
     def __post_init__(self):
         shape = tuple(int(d) for d in self.shape)
-        if any(d <= 0 for d in shape):
+        if any(d <= 0 and d != DYNAMIC for d in shape):
             raise ValueError(
-                f"TensorType shape {shape} must have positive dimensions")
+                f"TensorType shape {shape} must have positive dimensions "
+                f"(or DYNAMIC)")
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "dtype", check_dtype(self.dtype, "TensorType"))
 
@@ -82,13 +88,31 @@ class TensorType:
             raise ValueError(f"{what} has an empty dimension {value.shape}")
         return TensorType(value.shape, value.dtype)
 
+    @staticmethod
+    def from_mlir(shape, dtype) -> "TensorType":
+        """The type of an MLIR ranked tensor's shape (whose dynamic sizes
+        are ShapedType's sentinel) and a dtype."""
+        return TensorType(tuple(DYNAMIC if d < 0 else d for d in shape),
+                          dtype)
+
+    @property
+    def is_static(self) -> bool:
+        return DYNAMIC not in self.shape
+
+    def accepts(self, shape) -> bool:
+        """Whether an array of `shape` has this type's shape (any size where
+        a dimension is dynamic)."""
+        return len(shape) == len(self.shape) and all(
+            d == DYNAMIC or d == n for d, n in zip(self.shape, shape))
+
     def mlir(self) -> str:
-        """The MLIR spelling, e.g. tensor<2x3xf32>."""
-        dims = "".join(f"{d}x" for d in self.shape)
+        """The MLIR spelling, e.g. tensor<2x3xf32> or tensor<?x3xf32>."""
+        dims = "".join(f"{'?' if d == DYNAMIC else d}x" for d in self.shape)
         return f"tensor<{dims}{mlir_element_name(self.dtype)}>"
 
     def __repr__(self):
-        return f"TensorType({self.shape}, {self.dtype})"
+        shape = tuple("?" if d == DYNAMIC else d for d in self.shape)
+        return f"TensorType({shape}, {self.dtype})".replace("'?'", "?")
 
 
 def dummy(value):

@@ -8,7 +8,7 @@
 // mlp(x) = max(x @ w + b, 0) for 3 and then 1 rows; softmax over rows of a
 // ?x4 matrix; mean, var(ddof=1), argmax over the dynamic axis and a
 // transpose; table[ids] @ w for 4 dynamic ids (one negative); a stack of
-// ? 2x3 matrices times a 3x2 matrix.
+// ? 2x3 matrices times a 3x2 matrix, and the same as a [?, ?, 3] stack.
 // CHECK: rank = 2 offset = 0 sizes = [3, 2] strides = [2, 1] data =
 // CHECK-NEXT: {{\[\[}}2.5,   2.5],
 // CHECK-NEXT: [2.5,   0],
@@ -35,6 +35,11 @@
 // CHECK-NEXT: [0,   1,   -1],
 // CHECK-NEXT: [4,   0.5,   7.5],
 // CHECK-NEXT: [2,   2,   2]]
+// CHECK-NEXT: rank = 3 offset = 0 sizes = [2, 2, 2] strides = [4, 2, 1] data =
+// CHECK-NEXT: {{\[\[}}[1,    -1],
+// CHECK-NEXT: [2,    0.5]],
+// CHECK-NEXT: {{\[\[}}-1,    1],
+// CHECK-NEXT: [2,    0.5]]]
 // CHECK-NEXT: rank = 3 offset = 0 sizes = [2, 2, 2] strides = [4, 2, 1] data =
 // CHECK-NEXT: {{\[\[}}[1,    -1],
 // CHECK-NEXT: [2,    0.5]],
@@ -80,6 +85,11 @@ func.func @stack(%x: tensor<?x2x3xf32>, %w: tensor<3x2xf32>) -> tensor<?x2x2xf32
   return %r : tensor<?x2x2xf32>
 }
 
+func.func @stack2(%x: tensor<?x?x3xf32>, %w: tensor<3x2xf32>) -> tensor<?x?x2xf32> {
+  %r = tt.matmul %x, %w : (tensor<?x?x3xf32>, tensor<3x2xf32>) -> tensor<?x?x2xf32>
+  return %r : tensor<?x?x2xf32>
+}
+
 func.func @main() {
   %w = tt.constant dense<[[1.0, -1.0], [2.0, 0.5], [-1.0, 1.0]]> : tensor<3x2xf32>
   %b = tt.constant dense<[0.5, -0.5]> : tensor<2xf32>
@@ -122,5 +132,9 @@ func.func @main() {
   %rk = call @stack(%dxs, %w) : (tensor<?x2x3xf32>, tensor<3x2xf32>) -> tensor<?x2x2xf32>
   %uk = tensor.cast %rk : tensor<?x2x2xf32> to tensor<*xf32>
   call @printMemrefF32(%uk) : (tensor<*xf32>) -> ()
+  %dxs2 = tensor.cast %xs : tensor<2x2x3xf32> to tensor<?x?x3xf32>
+  %rk2 = call @stack2(%dxs2, %w) : (tensor<?x?x3xf32>, tensor<3x2xf32>) -> tensor<?x?x2xf32>
+  %uk2 = tensor.cast %rk2 : tensor<?x?x2xf32> to tensor<*xf32>
+  call @printMemrefF32(%uk2) : (tensor<*xf32>) -> ()
   return
 }

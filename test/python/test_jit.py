@@ -10,6 +10,7 @@ import pytest
 
 import tinytensor
 from tinytensor import Compiled, TensorType, jit
+from tinytensor.types import DYNAMIC
 
 from arrays import positive, randint, randn, rng  # noqa: E402
 
@@ -999,9 +1000,14 @@ def test_tensor_type():
     assert TensorType([4], "float64") == TensorType((4,), np.float64)
     assert TensorType((), np.int32).mlir() == "tensor<i32>"
     assert hash(t) == hash(TensorType((2, 3), np.dtype("float32")))
-    for shape in [(0, 3), (-1,), (2, 0)]:
+    for shape in [(0, 3), (-2,), (2, 0)]:
         with pytest.raises(ValueError):
             TensorType(shape, np.float32)
+    # DYNAMIC (-1) is a dynamic dimension: any size.
+    d = TensorType((DYNAMIC, 3), np.float32)
+    assert d.mlir() == "tensor<?x3xf32>" and not d.is_static
+    assert d.accepts((7, 3)) and not d.accepts((7, 4))
+    assert not d.accepts((7, 3, 1)) and t.is_static
     assert TensorType((), np.int64).mlir() == "tensor<i64>"
     for dtype in [np.int16, np.uint64, np.float16, np.complex128]:
         with pytest.raises(TypeError):

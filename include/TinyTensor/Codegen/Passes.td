@@ -236,6 +236,22 @@ def TTInlineAllocaScopes : Pass<"tt-inline-alloca-scopes"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TTLowerDynamicExpandShapes : Pass<"tt-lower-dynamic-expand-shapes"> {
+  let summary = "Rewrite memref.expand_shape ops that expand into several "
+                "dynamic sizes as reinterpret casts";
+  let description = [{
+    MLIR 22's `--expand-strided-metadata` crashes on a `memref.expand_shape`
+    whose reassociation group expands into more than one dynamic size
+    (`memref<?x12xf32>` into `memref<?x?x12xf32>`, the result of a matmul
+    over a [batch, seq, d] stack of rows with both dynamic). When source
+    and result are contiguous (identity layouts), this pass replaces such
+    an op by a `memref.reinterpret_cast` with the output sizes and their
+    suffix products as strides; run it before `--expand-strided-metadata`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TTEmitCInterface : Pass<"tt-emit-c-interface", "ModuleOp"> {
   let summary = "Mark public functions for C-interface wrappers";
   let description = [{

@@ -73,8 +73,8 @@ Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
                   ValueRange sizes = {}) {
   assert(static_cast<int64_t>(sizes.size()) == type.getNumDynamicDims() &&
          "one size per dynamic dimension");
-  return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                 type.getElementType(), sizes);
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 sizes);
 }
 
 /// A tensor of `type` filled with the scalar `value`.
@@ -122,9 +122,10 @@ void assertSameSize(OpBuilder &b, Location loc, OpFoldResult lhs,
                     OpFoldResult rhs, const Twine &message) {
   if (getConstantIntValue(lhs) && getConstantIntValue(rhs))
     return;
-  Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                   getValueOrCreateConstantIndexOp(b, loc, lhs),
-                                   getValueOrCreateConstantIndexOp(b, loc, rhs));
+  Value eq =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            getValueOrCreateConstantIndexOp(b, loc, lhs),
+                            getValueOrCreateConstantIndexOp(b, loc, rhs));
   cf::AssertOp::create(b, loc, eq, message.str());
 }
 
@@ -723,8 +724,8 @@ struct ArgReductionLowering : public RankedLowering<OpTy> {
                     : APInt::getSignedMaxValue(et.getIntOrFloatBitWidth()));
     Type i32 = b.getI32Type();
     SmallVector<Value> keptSizes = keptDynamicSizes(b, loc, input, {axis});
-    Value best = filledTensor(b, loc, RankedTensorType::get(kept, et), worst,
-                              keptSizes);
+    Value best =
+        filledTensor(b, loc, RankedTensorType::get(kept, et), worst, keptSizes);
     Value index = filledTensor(b, loc, RankedTensorType::get(kept, i32),
                                b.getI32IntegerAttr(0), keptSizes);
     AffineMap identity = b.getMultiDimIdentityMap(rank);
@@ -1107,8 +1108,8 @@ Value ReductionLowering<VarOp>::reduce(VarOp op, OpBuilder &b, Location loc,
   Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
   Value inf = arith::ConstantOp::create(
       b, loc, b.getF64FloatAttr(std::numeric_limits<double>::infinity()));
-  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                         divisor, zero);
+  Value positive =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, divisor, zero);
   Value factor = arith::SelectOp::create(b, loc, positive,
                                          reciprocal(b, loc, divisor), inf);
   return buildReduction(b, loc, squares, op.getAxes(), Combiner::Add, factor);
@@ -1154,12 +1155,11 @@ struct MatmulLowering : public RankedLowering<MatmulOp> {
         rowSizes.push_back(tensor::DimOp::create(builder, loc, flat, 0));
       if (rt.isDynamicDim(1))
         rowSizes.push_back(tensor::DimOp::create(builder, loc, rhs, 1));
-      Value product =
-          linalg::MatmulOp::create(builder, loc, ValueRange{flat, rhs},
-                                   filledTensor(builder, loc, productType,
-                                                builder.getZeroAttr(et),
-                                                rowSizes))
-              .getResult(0);
+      Value product = linalg::MatmulOp::create(
+                          builder, loc, ValueRange{flat, rhs},
+                          filledTensor(builder, loc, productType,
+                                       builder.getZeroAttr(et), rowSizes))
+                          .getResult(0);
       SmallVector<OpFoldResult> shape;
       for (int64_t d = 0; d < rank - 1; ++d)
         shape.push_back(dimSize(builder, loc, lhs, d));
@@ -1173,13 +1173,13 @@ struct MatmulLowering : public RankedLowering<MatmulOp> {
 
     // Vector and matrix cases map to dedicated named ops; the result's
     // dimensions are the lhs rows and the rhs columns.
-    Value zeroInit = filledTensor(
-        builder, loc, type, builder.getZeroAttr(et),
-        dynamicSizes(builder, loc, type, [&](int64_t d) {
-          if (d == 0 && lt.getRank() == 2)
-            return dimSize(builder, loc, lhs, 0);
-          return dimSize(builder, loc, rhs, rt.getRank() - 1);
-        }));
+    Value zeroInit =
+        filledTensor(builder, loc, type, builder.getZeroAttr(et),
+                     dynamicSizes(builder, loc, type, [&](int64_t d) {
+                       if (d == 0 && lt.getRank() == 2)
+                         return dimSize(builder, loc, lhs, 0);
+                       return dimSize(builder, loc, rhs, rt.getRank() - 1);
+                     }));
     Value result;
     if (lt.getRank() == 1 && rt.getRank() == 1)
       result =
@@ -1283,12 +1283,12 @@ struct TransposeLowering : public RankedLowering<TransposeOp> {
               RankedTensorType type) const override {
     Value input = adaptor.getInput();
     ArrayRef<int64_t> permutation = op.getPermutation();
-    Value init = emptyTensor(
-        b, op.getLoc(), type, dynamicSizes(b, op.getLoc(), type, [&](int64_t d) {
-          return dimSize(b, op.getLoc(), input, permutation[d]);
-        }));
-    return linalg::TransposeOp::create(b, op.getLoc(), input, init,
-                                       permutation)
+    Value init =
+        emptyTensor(b, op.getLoc(), type,
+                    dynamicSizes(b, op.getLoc(), type, [&](int64_t d) {
+                      return dimSize(b, op.getLoc(), input, permutation[d]);
+                    }));
+    return linalg::TransposeOp::create(b, op.getLoc(), input, init, permutation)
         .getResult()[0];
   }
 };
@@ -1390,14 +1390,13 @@ struct GatherLowering : public RankedLowering<GatherOp> {
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     // Only the indices' dimensions can be dynamic (the table is static).
-    Value init =
-        emptyTensor(builder, loc, type,
-                    dynamicSizes(builder, loc, type, [&](int64_t d) {
-                      return dimSize(builder, loc, indices, d);
-                    }));
+    Value init = emptyTensor(builder, loc, type,
+                             dynamicSizes(builder, loc, type, [&](int64_t d) {
+                               return dimSize(builder, loc, indices, d);
+                             }));
     auto generic = linalg::GenericOp::create(
-        builder, loc, type, indices, init, maps,
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        builder, loc, type, indices, init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
           // NumPy semantics for negative indices; out-of-range ones clamp
           // instead of reading out of bounds.
           Value id =

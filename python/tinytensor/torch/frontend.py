@@ -11,8 +11,9 @@ import torch
 
 from ..jit import jit as _np_jit
 from .._mlir import ir, new_context
+from ..shapes import DynamicDims
 from .importer import (GraphProgram, UnsupportedOpError, capture,
-                       tensor_to_numpy)
+                       numpy_dtype, tensor_to_numpy)
 
 OUTPUT_TYPES = ("tt", "linalg-on-tensors", "llvm")
 
@@ -57,17 +58,63 @@ class TorchCompiled:
     recompiling. If the module's tensors are replaced (`model.fc.weight =
     nn.Parameter(...)`, `param.data = ...`, `model.double()`), the next call
     captures the module again.
+
+    With `dynamic_shapes` (torch.export's argument, e.g. `{"x": {0:
+    Dim("batch")}}`) the dimensions torch.export makes symbolic are dynamic
+    (`?`) in the compiled program, and one compiled function serves every
+    size of them (`accepts` says whether it serves given inputs).
     """
 
-    def __init__(self, model: torch.nn.Module, example_inputs: Sequence):
+    def __init__(self, model: torch.nn.Module, example_inputs: Sequence,
+                 dynamic_shapes=None):
         self.model = model
+        self._dynamic_shapes = dynamic_shapes
         self._build(_as_tuple(example_inputs))
 
     def _build(self, inputs: tuple):
-        self.program: GraphProgram = capture(self.model, inputs)
+        self.program: GraphProgram = capture(self.model, inputs,
+                                             self._dynamic_shapes)
         self._jit = _np_jit(self.program.function, name="forward")
         arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
-        self._compiled = self._jit.compile(*arrays)
+        if self.program.dynamic is None:
+            self._compiled = self._jit.compile(*arrays)
+            return
+        # Dynamic dimensions over the array leaves (Python scalars are
+        # static and not leaves).
+        leaf, leaves = {}, 0
+        for i, t in enumerate(inputs):
+            if isinstance(t, torch.Tensor):
+                leaf[i] = leaves
+                leaves += 1
+        dynamic = self.program.dynamic
+        self._compiled = self._jit.compile_dynamic(arrays, DynamicDims(
+            {(leaf[i], d): s for (i, d), s in dynamic.inputs.items()},
+            dynamic.outputs, dynamic.ranges))
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether the compiled program has dynamic dimensions."""
+        return self._compiled.dynamic is not None
+
+    def accepts(self, inputs: Sequence) -> bool:
+        """Whether the compiled program serves `inputs` as they are: the
+        compiled dtypes and static sizes, dynamic sizes that agree and lie
+        in the ranges torch.export gave them."""
+        tensors = [t for t in inputs if isinstance(t, torch.Tensor)]
+        types_ = self._compiled.input_types
+        if len(tensors) != len(types_):
+            return False
+        for t, ty in zip(tensors, types_):
+            if numpy_dtype(t.dtype) != ty.dtype or \
+                    not ty.accepts(tuple(t.shape)):
+                return False
+        if self._compiled.dynamic is not None:
+            try:
+                self._compiled.dynamic.sizes([tuple(t.shape)
+                                              for t in tensors])
+            except ValueError:
+                return False
+        return True
 
     @property
     def tt(self) -> str:
@@ -94,7 +141,10 @@ class TorchCompiled:
         if not self.program.is_current(self.model):
             self._build(inputs)
         arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
-        out = self._jit(*arrays)
+        if self._compiled.dynamic is not None:
+            out = self._compiled.run(*arrays)
+        else:
+            out = self._jit(*arrays)
         results = [_to_torch(o) for o in
                    (out if isinstance(out, (tuple, list)) else [out])]
         mutations = self.program.mutations
@@ -107,26 +157,41 @@ class TorchCompiled:
 
 
 def compile(model: torch.nn.Module, example_inputs,
-            output_type: str = "linalg-on-tensors") -> ir.Module:
+            output_type: str = "linalg-on-tensors",
+            dynamic_shapes=None) -> ir.Module:
     """Compiles `model` for `example_inputs` (a tensor or a tuple of
     tensors) and returns the MLIR module at `output_type`: "tt",
-    "linalg-on-tensors" or "llvm"."""
+    "linalg-on-tensors" or "llvm". `dynamic_shapes` is torch.export's
+    argument (e.g. `{"x": {0: torch.export.Dim("batch")}}`): the dimensions
+    it makes symbolic are `?` in the module (`tensor<?x784xf32>`)."""
     if output_type not in OUTPUT_TYPES:
         raise ValueError(f"output_type must be one of {OUTPUT_TYPES}, got "
                          f"{output_type!r}")
-    return TorchCompiled(model, example_inputs).module(output_type)
+    return TorchCompiled(model, example_inputs,
+                         dynamic_shapes).module(output_type)
 
 
 class jit:
     """A compiled callable for `model`: the first call per input shapes and
-    dtypes (and training/eval mode) compiles, later calls reuse it."""
+    dtypes (and training/eval mode) compiles, later calls reuse it.
 
-    def __init__(self, model: torch.nn.Module):
+    With `dynamic_shapes` (torch.export's argument, e.g. `{"x": {0:
+    Dim("batch")}}`), the first call compiles one program whose symbolic
+    dimensions take any size, and later calls of any batch size run it
+    (inputs outside the ranges torch.export gave the dimensions get a
+    program of their own shapes). `compilations` counts the programs
+    compiled."""
+
+    def __init__(self, model: torch.nn.Module, dynamic_shapes=None):
         if not isinstance(model, torch.nn.Module):
             raise TypeError(f"expected a torch.nn.Module, got "
                             f"{type(model).__name__}")
         self.model = model
         self._cache = {}
+        self._dynamic_shapes = dynamic_shapes
+        self._dynamic = {}
+        #: Programs compiled so far (one per specialisation).
+        self.compilations = 0
         self._lock = threading.Lock()
         try:
             self._signature = inspect.signature(model.forward)
@@ -140,6 +205,10 @@ class jit:
                                 f"Python scalar, got {type(t).__name__}")
         # Modes change what a module computes (dropout, batch norm).
         modes = tuple(m.training for m in self.model.modules())
+        if self._dynamic_shapes is not None:
+            compiled = self._dynamic_program(inputs, kwargs, modes)
+            if compiled.accepts(inputs):
+                return compiled(*inputs)
         # Python scalars are static: their values specialise.
         key = (tuple((tuple(t.shape), t.dtype) if isinstance(t, torch.Tensor)
                      else (type(t), t) for t in inputs), modes)
@@ -152,8 +221,27 @@ class jit:
                 compiled = self._cache.get(key)
                 if compiled is None:
                     compiled = TorchCompiled(self.model, inputs)
+                    self.compilations += 1
                     self._cache[key] = compiled
         return compiled(*inputs)
+
+    def _dynamic_program(self, inputs, kwargs, modes) -> TorchCompiled:
+        """The program with dynamic dimensions for inputs of these ranks,
+        dtypes and static values, compiled on its first use."""
+        key = (tuple((t.dim(), t.dtype) if isinstance(t, torch.Tensor)
+                     else (type(t), t) for t in inputs), modes)
+        compiled = self._dynamic.get(key)
+        if compiled is None or kwargs:
+            self._check_arguments(inputs, kwargs)
+        if compiled is None:
+            with self._lock:
+                compiled = self._dynamic.get(key)
+                if compiled is None:
+                    compiled = TorchCompiled(self.model, inputs,
+                                             self._dynamic_shapes)
+                    self.compilations += 1
+                    self._dynamic[key] = compiled
+        return compiled
 
     def _check_arguments(self, inputs, kwargs) -> None:
         name = f"{type(self.model).__name__}.forward()"

@@ -23,6 +23,7 @@ import torch
 import torch.fx
 import torch.utils._pytree as pytree
 
+from ..shapes import DynamicDims
 from ..tracing import Tracer, as_tracer, current_trace, integer_divmod, sort
 from ..types import result_dtype
 
@@ -658,6 +659,10 @@ class GraphProgram:
         self.out_spec = out_spec
         self.targets = dict(targets or {})
         self.mutations = list(mutations)
+        #: The symbolic sizes of a program exported with dynamic_shapes:
+        #: a DynamicDims over the user inputs (by position) and all graph
+        #: outputs, or None.
+        self.dynamic: Optional[DynamicDims] = None
         placeholders = {n.name: n for n in graph.nodes
                         if n.op == "placeholder"}
         self.input_dtypes = [_meta_dtype(placeholders.get(name))
@@ -764,6 +769,15 @@ class GraphProgram:
         name = _op_name(node.target)
         if name == "getitem":
             return args[0][args[1]]
+        if name in ("sym_size", "sym_numel", "sym_stride"):
+            raise UnsupportedOpError(
+                f"the program uses a dynamic dimension's size as a value "
+                f"('{node.target}' {_where_in_model(node)}), e.g. to "
+                f"reshape or expand by the batch size: dynamic_shapes "
+                f"supports programs whose ops take the dynamic sizes from "
+                f"their operands only (elementwise ops, matmul/linear, "
+                f"reductions over other dimensions); make that dimension "
+                f"static")
         impl = ATEN_OPS.get(name)
         if impl is None:
             raise UnsupportedOpError(
@@ -805,13 +819,65 @@ class GraphProgram:
         return pytree.tree_unflatten(outputs, self.out_spec)
 
 
-def _export(model, inputs):
+def _export(model, inputs, dynamic_shapes=None):
     with warnings.catch_warnings():
         # PyTorch's own pytree internals warn about their deprecated API.
         warnings.filterwarnings("ignore", category=FutureWarning,
                                 message=".*LeafSpec.*")
-        ep = torch.export.export(model, inputs)
-        return ep.run_decompositions()
+        ep = torch.export.export(model, inputs, dynamic_shapes=dynamic_shapes)
+        if dynamic_shapes is None:
+            return ep.run_decompositions()
+        # With dynamic dimensions, aten.linear of a stack of rows stays one
+        # op (tt.matmul takes the stack): its decomposition reshapes by
+        # the symbolic sizes, which tt.reshape cannot take.
+        table = torch.export.default_decompositions()
+        table.pop(torch.ops.aten.linear.default, None)
+        return ep.run_decompositions(table)
+
+
+def _symbol(size, what: str) -> Optional[str]:
+    """The symbol of a dynamic size (a torch.SymInt that is one symbol), or
+    None for a static size."""
+    if not isinstance(size, torch.SymInt):
+        return None
+    import sympy
+    expr = size.node.expr
+    if isinstance(expr, sympy.Integer):
+        return None
+    if not isinstance(expr, sympy.Symbol):
+        raise UnsupportedOpError(
+            f"{what} has the size {expr}: with dynamic_shapes, TinyTensor "
+            f"supports sizes that are one dynamic dimension of an input, "
+            f"not expressions of them")
+    return str(expr)
+
+
+def _dynamic_dims(ep, user_inputs: List[str]) -> DynamicDims:
+    """The symbolic sizes of an exported program: which user input
+    dimensions are dynamic, the symbol of each output dimension, and the
+    symbols' ranges."""
+    graph = ep.graph_module.graph
+    placeholders = {n.name: n for n in graph.nodes if n.op == "placeholder"}
+    inputs = {}
+    for i, name in enumerate(user_inputs):
+        val = placeholders[name].meta.get("val")
+        for d, size in enumerate(getattr(val, "shape", ())):
+            symbol = _symbol(size, f"input #{i} dimension {d}")
+            if symbol is not None:
+                inputs[(i, d)] = symbol
+    output = next(n for n in graph.nodes if n.op == "output")
+    flat, _ = pytree.tree_flatten(output.args[0])
+    outputs = []
+    for k, node in enumerate(flat):
+        val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+        outputs.append([_symbol(size, f"output #{k} dimension {d}")
+                        for d, size in enumerate(getattr(val, "shape", ()))])
+    ranges = {}
+    for symbol, vr in ep.range_constraints.items():
+        lo = max(int(vr.lower), 1)
+        hi = None if str(vr.upper) in ("int_oo", "oo") else int(vr.upper)
+        ranges[str(symbol)] = (lo, hi)
+    return DynamicDims(inputs, outputs, ranges)
 
 
 def _from_export(model, ep) -> GraphProgram:
@@ -892,14 +958,28 @@ def _from_symbolic_trace(model, gm) -> GraphProgram:
 _CAPTURE_LOCK = threading.RLock()
 
 
-def capture(model: torch.nn.Module, inputs: tuple) -> GraphProgram:
-    """The ATen program of `model` on inputs shaped like `inputs`.
-    torch.export is not thread-safe: captures run one at a time."""
+def capture(model: torch.nn.Module, inputs: tuple,
+            dynamic_shapes=None) -> GraphProgram:
+    """The ATen program of `model` on inputs shaped like `inputs`; with
+    `dynamic_shapes` (torch.export's argument) its symbolic sizes are in
+    the program's `dynamic`. torch.export is not thread-safe: captures run
+    one at a time."""
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"expected a torch.nn.Module, got "
                         f"{type(model).__name__}")
     with _CAPTURE_LOCK:
-        return _capture(model, inputs)
+        if dynamic_shapes is None:
+            return _capture(model, inputs)
+        try:
+            ep = _export(model, inputs, dynamic_shapes)
+        except Exception as e:
+            raise UnsupportedOpError(
+                f"could not capture {type(model).__name__} with "
+                f"dynamic_shapes: torch.export failed "
+                f"({type(e).__name__}: {e})") from e
+        program = _from_export(model, ep)
+        program.dynamic = _dynamic_dims(ep, program.user_inputs)
+        return program
 
 
 def _capture(model: torch.nn.Module, inputs: tuple) -> GraphProgram:

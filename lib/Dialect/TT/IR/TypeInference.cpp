@@ -51,9 +51,8 @@ static LogicalResult requireStatic(std::optional<Location> loc, Type type,
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked || ranked.hasStaticShape())
     return success();
-  return OptionalError(loc)
-         << what << " has dynamic dimensions (" << type
-         << "); this op takes only static shapes";
+  return OptionalError(loc) << what << " has dynamic dimensions (" << type
+                            << "); this op takes only static shapes";
 }
 
 /// Checks that a reshape/broadcast target shape has no negative size.

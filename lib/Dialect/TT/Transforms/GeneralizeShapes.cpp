@@ -61,8 +61,8 @@ LogicalResult checkNoSpecialisation(Operation *op) {
     return success();
   // Elementwise ops (and matmul batch dimensions): a static result
   // dimension that a dynamic operand dimension fed.
-  bool broadcasts = isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp,
-                        CmpOp, SelectOp>(op);
+  bool broadcasts =
+      isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, CmpOp, SelectOp>(op);
   if (!broadcasts)
     return success();
   int64_t rank = result.getRank();
@@ -132,8 +132,7 @@ struct GeneralizeShapesPass
     }
     for (auto [arg, type] : llvm::zip(fn.getArguments(), types))
       arg.setType(type);
-    fn.setType(
-        FunctionType::get(&getContext(), types, fn.getResultTypes()));
+    fn.setType(FunctionType::get(&getContext(), types, fn.getResultTypes()));
     return success();
   }
 

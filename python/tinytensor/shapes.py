@@ -1,0 +1,83 @@
+"""Dynamic dimensions of a compiled function: which input dimensions take
+any size at run time, and how the outputs' sizes follow from them.
+
+Front ends that know the symbolic shapes of a program (torch.export does)
+describe them with `DynamicDims`; the compiled function then serves every
+size of those dimensions (`--tt-generalize-shapes` makes them `?` in the
+tt module), and its outputs are allocated from the inputs' sizes at each
+call.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+
+class OutOfRange(ValueError):
+    """A dynamic dimension's size is outside the range the program was
+    compiled for."""
+
+
+class DynamicDims:
+    """The dynamic dimensions of one compiled function.
+
+    `inputs` maps (input index, dimension) to a symbol: input dimensions
+    with the same symbol must have the same size at each call. `outputs`
+    lists, for every output, the symbol of each of its dimensions (None for
+    a static one); every output symbol is an input symbol. `ranges` maps
+    symbols to (smallest, largest) sizes, largest None when unbounded.
+    """
+
+    def __init__(self, inputs: Dict[Tuple[int, int], str],
+                 outputs: Sequence[Sequence[Optional[str]]],
+                 ranges: Optional[Dict[str, Tuple[int, Optional[int]]]] = None):
+        self.inputs = dict(sorted(inputs.items()))
+        self.outputs = [list(dims) for dims in outputs]
+        self.ranges = dict(ranges or {})
+        known = set(self.inputs.values())
+        for i, dims in enumerate(self.outputs):
+            for d, symbol in enumerate(dims):
+                if symbol is not None and symbol not in known:
+                    raise ValueError(
+                        f"output #{i} dimension {d} has the dynamic size "
+                        f"{symbol}, which is not the size of an input "
+                        f"dimension")
+
+    def pass_dims(self) -> str:
+        """The `dims` option of --tt-generalize-shapes."""
+        return ",".join(f"{i}:{d}" for i, d in self.inputs)
+
+    def sizes(self, shapes: Sequence[Tuple[int, ...]]) -> Dict[str, int]:
+        """The size of each symbol for inputs of `shapes`; ValueError when
+        two dimensions of one symbol differ, OutOfRange outside its
+        range."""
+        sizes: Dict[str, int] = {}
+        where: Dict[str, Tuple[int, int]] = {}
+        for (i, d), symbol in self.inputs.items():
+            n = shapes[i][d]
+            if symbol in sizes and sizes[symbol] != n:
+                j, e = where[symbol]
+                raise ValueError(
+                    f"input #{i} dimension {d} is {n} but input #{j} "
+                    f"dimension {e} is {sizes[symbol]}: both are the "
+                    f"dynamic size {symbol} and must be equal")
+            sizes[symbol] = n
+            where[symbol] = (i, d)
+        for symbol, n in sizes.items():
+            lo, hi = self.ranges.get(symbol, (1, None))
+            if n < lo or (hi is not None and n > hi):
+                i, d = where[symbol]
+                bound = "inf" if hi is None else hi
+                raise OutOfRange(
+                    f"input #{i} dimension {d} is {n}, outside the range "
+                    f"[{lo}, {bound}] of the dynamic size {symbol}")
+        return sizes
+
+    def output_shapes(self, shapes: Sequence[Tuple[int, ...]],
+                      static: Sequence[Tuple[int, ...]]) -> List[tuple]:
+        """The outputs' shapes for inputs of `shapes`; `static` gives the
+        outputs' static sizes (any value where dynamic)."""
+        sizes = self.sizes(shapes)
+        return [tuple(sizes[s] if s is not None else n
+                      for s, n in zip(dims, shape))
+                for dims, shape in zip(self.outputs, static)]
