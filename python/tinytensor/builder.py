@@ -114,7 +114,10 @@ class IRBuilder:
         return value
 
     # -- constants and casts -------------------------------------------------
-    def constant(self, array: np.ndarray) -> ir.Value:
+    def constant(self, array: np.ndarray, resource: str = None) -> ir.Value:
+        """A tt.constant of `array`: a splat when all its elements are
+        equal, else dense elements, or a `dense_resource` blob named
+        `resource` when one is given (not for bool arrays)."""
         array = np.asarray(array)
         if not array.flags.c_contiguous:
             array = array.copy()
@@ -126,6 +129,10 @@ class IRBuilder:
                                ir.DenseElementsAttr.get_splat(
                                    etype, _scalar_attr(array.flat[0],
                                                        array.dtype)))
+        if resource is not None and array.dtype != np.bool_:
+            attr = ir.DenseResourceElementsAttr.get_from_buffer(
+                memoryview(array), resource, etype)
+            return self._build("constant", tt.constant, attr)
         if array.dtype == np.bool_:
             attr = ir.DenseElementsAttr.get(
                 np.packbits(array, bitorder="little"), type=etype)

@@ -199,9 +199,11 @@ class Compiled:
 
     def __init__(self, fn, build, arg_types: Sequence[TensorType],
                  scope: Sequence[np.ndarray], name: str = _ENTRY,
-                 owner=None, key=None, trace_only=False, dynamic=None):
+                 owner=None, key=None, trace_only=False, dynamic=None,
+                 resource_names=None):
         self._build = build
         self._embed_arrays = trace_only
+        self._resource_names = resource_names
         self._owner = owner
         self._key = key
         self.name = name
@@ -347,6 +349,7 @@ class Compiled:
         trace = TraceContext(context, block)
         trace.check_indices = getattr(self._owner, "check_indices", True)
         trace.embed_arrays = self._embed_arrays
+        trace.resource_names = self._resource_names
         try:
             with trace, ir.InsertionPoint(block):
                 args = [Tracer(a) for a in block.arguments]
@@ -635,6 +638,20 @@ class JitFunction:
         types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
         return Compiled(self.fn, self._builder(call), types_, scope,
                         self.name, owner=self, trace_only=True)
+
+    def trace_embedded(self, args, resource_names, dynamic=None) -> Compiled:
+        """Positional `args` traced, not compiled, with the arrays the
+        function reads embedded as `dense_resource` constants named by
+        `resource_names` (id(array) -> name): a self-contained tt module
+        (`.module`); `dynamic` as in compile_dynamic."""
+        call = self._arguments(tuple(args), {})
+        if call.labels is None:
+            call.labels = self._labels_simple()
+        types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
+        return Compiled(self.fn, self._builder(call), types_,
+                        _scope_arrays(self.fn), self.name, owner=self,
+                        trace_only=True, dynamic=dynamic,
+                        resource_names=dict(resource_names))
 
     def compile_dynamic(self, args, dynamic) -> Compiled:
         """A specialisation for positional `args` in which the input

@@ -53,6 +53,10 @@ class TraceContext:
         #: Concrete arrays (globals, closures, arrays made while tracing)
         #: become constants instead of trailing arguments (for export).
         self.embed_arrays = False
+        #: With embed_arrays: embedded arrays become `dense_resource`
+        #: constants (a binary blob each, as torch-mlir writes weights),
+        #: named by this map from id(array) (others `array<n>`).
+        self.resource_names: Optional[Dict[int, str]] = None
         #: Run-time checks: (scalar tracers, check) pairs; the tracers
         #: become extra results of the compiled function and after every
         #: call `check(*values)` raises if they show an error.
@@ -72,7 +76,12 @@ class TraceContext:
         key = id(array)
         if key not in self._captured_ids:
             if array.dtype not in SUPPORTED_DTYPES or self.embed_arrays:
-                self._captured_ids[key] = Tracer(self.builder.constant(array))
+                resource = None
+                if self.embed_arrays and self.resource_names is not None:
+                    resource = self.resource_names.get(
+                        key, f"array{len(self._captured_ids)}")
+                self._captured_ids[key] = Tracer(
+                    self.builder.constant(array, resource))
                 return self._captured_ids[key]
             from .builder import tensor_type
             arg = self.block.add_argument(

@@ -76,6 +76,8 @@ class TorchCompiled:
                                              self._dynamic_shapes)
         self._jit = _np_jit(self.program.function, name="forward")
         arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
+        self._example_arrays = arrays
+        self._leaf_dynamic = None
         if self.program.dynamic is None:
             self._compiled = self._jit.compile(*arrays)
             return
@@ -87,9 +89,10 @@ class TorchCompiled:
                 leaf[i] = leaves
                 leaves += 1
         dynamic = self.program.dynamic
-        self._compiled = self._jit.compile_dynamic(arrays, DynamicDims(
+        self._leaf_dynamic = DynamicDims(
             {(leaf[i], d): s for (i, d), s in dynamic.inputs.items()},
-            dynamic.outputs, dynamic.ranges))
+            dynamic.outputs, dynamic.ranges)
+        self._compiled = self._jit.compile_dynamic(arrays, self._leaf_dynamic)
 
     @property
     def dynamic(self) -> bool:
@@ -137,6 +140,30 @@ class TorchCompiled:
                 "llvm": self.llvm}[output_type]
         return ir.Module.parse(text, context=new_context())
 
+    def inline_module(self, output_type: str) -> ir.Module:
+        """The program at `output_type` with the parameters and buffers
+        embedded as `dense_resource` constants (named by their paths in
+        the model) instead of trailing arguments: a self-contained module
+        for other MLIR tools. "llvm" is `tt-lower-to-llvm` with its default
+        options (results returned, as `mlir-runner` expects)."""
+        if output_type not in OUTPUT_TYPES:
+            raise ValueError(f"output_type must be one of {OUTPUT_TYPES}, "
+                             f"got {output_type!r}")
+        names = {id(a): self.program.targets.get(n, n)
+                 for n, a in self.program.params.items()}
+        traced = self._jit.trace_embedded(self._example_arrays, names,
+                                          self._leaf_dynamic)
+        context = new_context()
+        module = ir.Module.parse(
+            traced.module.operation.get_asm(), context=context)
+        from .. import compiler
+        with context:
+            if output_type != "tt":
+                compiler.optimize(module)
+            if output_type == "llvm":
+                compiler.run_pipeline(module, "tt-lower-to-llvm{optimize=false}")
+        return module
+
     def __call__(self, *inputs):
         if not self.program.is_current(self.model):
             self._build(inputs)
@@ -158,17 +185,27 @@ class TorchCompiled:
 
 def compile(model: torch.nn.Module, example_inputs,
             output_type: str = "linalg-on-tensors",
-            dynamic_shapes=None) -> ir.Module:
+            dynamic_shapes=None, weights: str = "arguments") -> ir.Module:
     """Compiles `model` for `example_inputs` (a tensor or a tuple of
     tensors) and returns the MLIR module at `output_type`: "tt",
     "linalg-on-tensors" or "llvm". `dynamic_shapes` is torch.export's
     argument (e.g. `{"x": {0: torch.export.Dim("batch")}}`): the dimensions
-    it makes symbolic are `?` in the module (`tensor<?x784xf32>`)."""
+    it makes symbolic are `?` in the module (`tensor<?x784xf32>`).
+
+    `weights="arguments"` (the default) makes the parameters and buffers
+    trailing arguments of `@forward`; `weights="inline"` embeds them as
+    `dense_resource` constants, a self-contained module for other MLIR
+    tools (`tiny-opt --tt-lower-to-llvm`, `mlir-runner`)."""
     if output_type not in OUTPUT_TYPES:
         raise ValueError(f"output_type must be one of {OUTPUT_TYPES}, got "
                          f"{output_type!r}")
-    return TorchCompiled(model, example_inputs,
-                         dynamic_shapes).module(output_type)
+    if weights not in ("arguments", "inline"):
+        raise ValueError(f"weights must be 'arguments' or 'inline', got "
+                         f"{weights!r}")
+    compiled = TorchCompiled(model, example_inputs, dynamic_shapes)
+    if weights == "inline":
+        return compiled.inline_module(output_type)
+    return compiled.module(output_type)
 
 
 class jit:
