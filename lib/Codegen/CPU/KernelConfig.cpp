@@ -175,7 +175,7 @@ SmallVector<int64_t> columnsFirst(unsigned numLoops, const MatmulDims &dims) {
 /// kMinParallelBlocks blocks.
 SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
                                   const MatmulDims &dims, int64_t mc,
-                                  int64_t nr) {
+                                  int64_t nr, bool rowsUnbounded) {
   int64_t m = ranges[dims.m], n = ranges[dims.n];
   int64_t batch = 1;
   for (unsigned b : dims.batch)
@@ -185,7 +185,10 @@ SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
   int64_t columnBlocks = ceilDiv(n, nc) * batch;
   int64_t rowBlocks = ceilDiv(m, mc);
   int64_t split = 1;
-  if (m % mc == 0) {
+  // Rows known only at run time (a batch size) stay whole in every thread
+  // block, which splits the columns: each block packs its panel of B once
+  // however many rows there are.
+  if (m % mc == 0 && !rowsUnbounded) {
     split = std::min(rowBlocks, ceilDiv(kMinParallelBlocks, columnBlocks));
     while (rowBlocks % split != 0)
       --split;
@@ -197,13 +200,19 @@ SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
         roundUp(ceilDiv(n, ceilDiv(kMinParallelBlocks, split * batch)), nr));
     nc = dividingBlock(n, nc, nr, false);
   }
-  if (split * batch * ceilDiv(n, nc) <= 1)
+  if (split * batch * ceilDiv(n, nc) <= 1 && !rowsUnbounded)
     return {};
   SmallVector<int64_t> parallel(ranges.size(), 0);
   for (unsigned b : dims.batch)
     parallel[b] = 1;
   parallel[dims.m] = mp;
   parallel[dims.n] = nc;
+  // Unbounded rows stay whole unless the columns give too few blocks (a
+  // layer with 10 outputs): then blocks of mc rows, as many as there are.
+  if (rowsUnbounded && batch * ceilDiv(n, nc) >= kMinParallelBlocks / 2)
+    parallel[dims.m] = 0;
+  else if (rowsUnbounded)
+    parallel[dims.m] = mc;
   return parallel;
 }
 
@@ -213,14 +222,16 @@ int64_t matmulRowBlock(int64_t m) {
 }
 
 KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
-                               int64_t lanes, const CPUTarget &target) {
+                               int64_t lanes, const CPUTarget &target,
+                               bool rowsUnbounded) {
   // mr x nr accumulators of one vector each, plus mr + nr operand rows: 4 x 4
   // with 32 registers (AVX-512), 4 x 2 with 16.
   int64_t mr = 4, nr = target.vectorBits >= 512 ? 4 : 2;
   KernelConfig config;
   config.kind = KernelKind::DotProducts;
   config.parallelTiles =
-      matmulBlocks(ranges, dims, matmulRowBlock(ranges[dims.m]), nr);
+      matmulBlocks(ranges, dims, matmulRowBlock(ranges[dims.m]), nr,
+                   rowsUnbounded);
   SmallVector<int64_t> reg(ranges.size(), 0);
   for (unsigned b : dims.batch)
     reg[b] = 1;
@@ -234,7 +245,8 @@ KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
 }
 
 KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
-                          int64_t lanes, const CPUTarget &target) {
+                          int64_t lanes, const CPUTarget &target,
+                          bool rowsUnbounded) {
   unsigned numLoops = ranges.size();
   int64_t m = ranges[dims.m], n = ranges[dims.n], k = ranges[dims.k];
   // Register tile: mr rows of C by two vectors of columns. With 32 vector
@@ -247,7 +259,7 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   KernelConfig config;
   config.kind = KernelKind::Matmul;
   int64_t mc = matmulRowBlock(m);
-  config.parallelTiles = matmulBlocks(ranges, dims, mc, nr);
+  config.parallelTiles = matmulBlocks(ranges, dims, mc, nr, rowsUnbounded);
   // Level 2: the reduction in cache blocks (B's panel is packed after this
   // level), the rows in cache blocks (which all read the packed panel), then
   // register tiles, then the unrolled reduction step.
@@ -391,8 +403,10 @@ tt::getKernelConfig(linalg::LinalgOp op, const CPUTarget &target, bool pack) {
   int64_t lanes = target.lanes(elementType);
 
   if (std::optional<MatmulDims> dims = getMatmulDims(op)) {
+    bool rowsUnbounded = !loopUpperBound(op, dims->m);
     if (!dims->transposedB) {
-      KernelConfig config = matmulConfig(ranges, *dims, lanes, target);
+      KernelConfig config =
+          matmulConfig(ranges, *dims, lanes, target, rowsUnbounded);
       if (!pack)
         config.packLevel = config.packRhsLevel = -1;
       return config;
@@ -412,9 +426,10 @@ tt::getKernelConfig(linalg::LinalgOp op, const CPUTarget &target, bool pack) {
     if (!pack || !isa<linalg::GenericOp>(op.getOperation()) ||
         m <= kDotProductsMaxRows ||
         (m <= kDotProductsMaxRowsSmallB && bBytes <= kDotProductsSmallB))
-      return dotProductsConfig(ranges, *dims, lanes, target);
+      return dotProductsConfig(ranges, *dims, lanes, target, rowsUnbounded);
     // Transposed B: transpose each panel while packing it, then a matmul.
-    KernelConfig config = matmulConfig(ranges, *dims, lanes, target);
+    KernelConfig config =
+        matmulConfig(ranges, *dims, lanes, target, rowsUnbounded);
     config.packTransposed = true;
     return config;
   }

@@ -330,3 +330,21 @@ func.func @softmax_then_var(%x: tensor<768x129xf32>) -> tensor<f32> {
   %v = tt.var %p axes = [0, 1] : tensor<768x129xf32> -> tensor<f32>
   return %v : tensor<f32>
 }
+
+// -----
+
+// Rows known only at run time (a batch size): each thread block keeps all
+// of them and the columns are split (every block packs its panel of B
+// once), unless the columns give too few blocks: then blocks of rows.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (128)
+// CHECK-LABEL: func.func @dynamic_rows_few_columns
+// CHECK:         scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (128)
+func.func @dynamic_rows(%a: tensor<?x256xf32>, %b: tensor<256x1024xf32>) -> tensor<?x1024xf32> {
+  %0 = tt.matmul %a, %b : (tensor<?x256xf32>, tensor<256x1024xf32>) -> tensor<?x1024xf32>
+  return %0 : tensor<?x1024xf32>
+}
+func.func @dynamic_rows_few_columns(%a: tensor<?x256xf32>, %b: tensor<256x10xf32>) -> tensor<?x10xf32> {
+  %0 = tt.matmul %a, %b : (tensor<?x256xf32>, tensor<256x10xf32>) -> tensor<?x10xf32>
+  return %0 : tensor<?x10xf32>
+}
