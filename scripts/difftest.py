@@ -4,6 +4,12 @@
 
     python scripts/difftest.py --programs 1000 --seed 0
     python scripts/difftest.py --seconds 600 --seed 7 --keep /tmp/failures
+    python scripts/difftest.py --dynamic --programs 500
+
+With `--dynamic`, each program is compiled once with the leading
+dimension of its inputs dynamic (`?`) and run at three sizes of it
+against NumPy; programs that compile the traced size in are refused with
+a ValueError (counted, not failures).
 
 Each program is a random, well-typed sequence of NumPy operations over a
 few input arrays of awkward shapes (1, 3, 17, 33, 129, ...) and dtypes
@@ -480,6 +486,76 @@ def run_one(seed: int, max_ops: int) -> Tuple[str, Optional[str]]:
         return source, "exception:\n" + traceback.format_exc(limit=4)
 
 
+def check_dynamic(seed: int, fn, arrays) -> Tuple[str, Optional[str]]:
+    """Compiles `fn` once with the leading dimension of every input that
+    has the first input's leading size dynamic (`compile_dynamic`), and
+    runs it at that size and two others against NumPy. Returns "refused"
+    (the program compiles that size in: a ValueError, as documented),
+    "compiled" or "skipped", and the problem found, if any."""
+    from tinytensor import jit
+    from tinytensor.shapes import DynamicDims
+    lead = [a.shape[0] for a in arrays if a.ndim >= 1]
+    if not lead:
+        return "skipped", None
+    size = lead[0]
+    dims = {(i, 0): "s0" for i, a in enumerate(arrays)
+            if a.ndim >= 1 and a.shape[0] == size}
+    try:
+        compiled = jit(fn).compile_dynamic(arrays, DynamicDims(dims))
+    except ValueError:
+        return "refused", None
+    rng = np.random.default_rng(seed + 1)
+    for other in (size, size + 3, max(1, size // 2)):
+        new = []
+        for i, a in enumerate(arrays):
+            shape = (other,) + a.shape[1:] if (i, 0) in dims else a.shape
+            new.append(rng.integers(-5, 6, shape).astype(a.dtype)
+                       if a.dtype.kind == "i" else
+                       rng.standard_normal(shape).astype(a.dtype))
+        try:
+            with np.errstate(all="ignore"):
+                want = fn(*new)
+        except (ValueError, IndexError):
+            continue  # the program is shape-specific in NumPy too
+        got = compiled.run(*new)
+        got = got if isinstance(got, (tuple, list)) else (got,)
+        want = want if isinstance(want, (tuple, list)) else (want,)
+        for k, (g, w) in enumerate(zip(got, want)):
+            g, w = np.asarray(g), np.asarray(w)
+            if g.shape != w.shape or g.dtype != w.dtype:
+                return "compiled", (f"size {other}: result #{k} is "
+                                    f"{g.dtype}{list(g.shape)}, NumPy's "
+                                    f"{w.dtype}{list(w.shape)}")
+            if w.dtype.kind != "f":
+                ok = np.array_equal(g, w)
+            else:
+                unit = 1e-3 if w.dtype == np.float32 else 1e-9
+                bound = unit * max(1.0, float(np.abs(w).max(initial=0)))
+                ok = np.allclose(g, w, rtol=1e-3, atol=10 * bound,
+                                 equal_nan=True)
+            if not ok:
+                return "compiled", (f"size {other}: result #{k} differs "
+                                    f"from NumPy")
+    return "compiled", None
+
+
+def dynamic_failures(seeds, max_ops: int = 8) -> Tuple[List[str], dict]:
+    """check_dynamic on the programs of `seeds`: the failures (as
+    `failures`) and how many programs compiled, were refused or skipped."""
+    found, counts = [], {"compiled": 0, "refused": 0, "skipped": 0}
+    for seed in seeds:
+        source, fn, arrays, _, _ = draw(seed, max_ops)
+        try:
+            outcome, problem = check_dynamic(seed, fn, arrays)
+        except Exception:  # noqa: BLE001 - a crash is a finding
+            outcome = "compiled"
+            problem = "exception:\n" + traceback.format_exc(limit=4)
+        counts[outcome] += 1
+        if problem:
+            found.append(f"seed {seed} (dynamic): {problem}\n{source}")
+    return found, counts
+
+
 def failures(seeds, max_ops: int = 8) -> List[str]:
     """The programs of `seeds` that fail, each as "seed N: problem" and its
     source (what the pytest runs report)."""
@@ -501,7 +577,19 @@ def main(argv=None) -> int:
     parser.add_argument("--max-ops", type=int, default=8)
     parser.add_argument("--keep", default=None,
                         help="write failing programs to this directory")
+    parser.add_argument("--dynamic", action="store_true",
+                        help="compile each program once with a dynamic "
+                             "leading dimension and run it at three sizes")
     args = parser.parse_args(argv)
+    if args.dynamic:
+        count = args.programs
+        found, counts = dynamic_failures(range(args.seed, args.seed + count),
+                                         args.max_ops)
+        for f in found:
+            print(f"--- {f}", flush=True)
+        print(f"{count} programs (seeds {args.seed}..{args.seed + count - 1}"
+              f"): {counts}, {len(found)} failures")
+        return 1 if found else 0
 
     start = time.perf_counter()
     failures = 0

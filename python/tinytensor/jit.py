@@ -223,6 +223,7 @@ class Compiled:
             #: The dynamic dimensions (shapes.DynamicDims), or None.
             self.dynamic = dynamic
             if dynamic is not None:
+                self._check_polymorphic(fn, context, scope, dynamic)
                 self._generalize(module, dynamic)
             self.module = compiler.clone(module)
             self.timings["trace"] = clock() - start
@@ -291,6 +292,48 @@ class Compiled:
                        all(t.shape for t in self.output_types))
         self._out_fast = self._out_def.builder()
 
+    def _check_polymorphic(self, fn, context, scope, dynamic) -> None:
+        """Traces the function again with the dynamic dimensions one larger
+        and refuses it (ValueError) unless both traces generalize to the
+        same module: a program whose ops depend on those sizes (a slice to
+        a fixed bound, a tensor made from `x.shape[0]`, a step the tracer
+        leaves out at the traced size) would otherwise compile the traced
+        size in."""
+        import copy
+        saved = dict(self.__dict__)
+        first = ir.Module.create()
+        other = ir.Module.create()
+        try:
+            # Embedded arrays as plain constants: resource blobs would be
+            # renamed apart in the second trace.
+            self._resource_names = None
+            self._trace(fn, first, context, scope)
+            self._generalize(first, copy.deepcopy(dynamic))
+            self.__dict__.update(saved)
+            self._resource_names = None
+            self.input_types = [
+                TensorType(tuple(n + 1 if (i, d) in dynamic.inputs else n
+                                 for d, n in enumerate(t.shape)), t.dtype)
+                for i, t in enumerate(saved["input_types"])]
+            try:
+                self._trace(fn, other, context, scope)
+                self._generalize(other, copy.deepcopy(dynamic))
+            except Exception as e:  # noqa: BLE001 - reported as the cause
+                raise ValueError(
+                    f"cannot compile with dynamic dimensions: the program "
+                    f"fails at other sizes of them ({type(e).__name__}: "
+                    f"{e})") from None
+            if str(first) != str(other):
+                raise ValueError(
+                    "cannot compile with dynamic dimensions: the program's "
+                    "ops depend on their sizes (traced one larger, it is "
+                    "another program: e.g. a slice to a fixed bound, a "
+                    "tensor sized by x.shape, or an array made for one "
+                    "size); keep those dimensions static")
+        finally:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+
     def _generalize(self, module, dynamic) -> None:
         """Makes the `dynamic` input dimensions `?` in the traced module
         (--tt-generalize-shapes) and takes the types that follow."""
@@ -309,6 +352,11 @@ class Compiled:
         self.input_types = types(ftype.inputs[:n], self.input_types)
         self._result_types = types(ftype.results, self._result_types)
         self.output_types = self._result_types[:len(self.output_types)]
+        if dynamic.outputs is None:  # one symbol: every dynamic result dim
+            symbol = next(iter(dynamic.inputs.values()))
+            dynamic.outputs = [[symbol if d == DYNAMIC else None
+                                for d in t.shape]
+                               for t in self._result_types]
         # Where the results are dynamic must be where the front end said.
         outputs = list(dynamic.outputs)
         outputs += [[None] * len(t.shape)

@@ -24,18 +24,25 @@ class DynamicDims:
     `inputs` maps (input index, dimension) to a symbol: input dimensions
     with the same symbol must have the same size at each call. `outputs`
     lists, for every output, the symbol of each of its dimensions (None for
-    a static one); every output symbol is an input symbol. `ranges` maps
-    symbols to (smallest, largest) sizes, largest None when unbounded.
+    a static one); every output symbol is an input symbol. With one symbol,
+    `outputs` may be None: every dynamic dimension of the compiled
+    function's results is then that symbol. `ranges` maps symbols to
+    (smallest, largest) sizes, largest None when unbounded.
     """
 
     def __init__(self, inputs: Dict[Tuple[int, int], str],
-                 outputs: Sequence[Sequence[Optional[str]]],
+                 outputs: Optional[Sequence[Sequence[Optional[str]]]] = None,
                  ranges: Optional[Dict[str, Tuple[int, Optional[int]]]] = None):
         self.inputs = dict(sorted(inputs.items()))
-        self.outputs = [list(dims) for dims in outputs]
+        if outputs is None and len(set(self.inputs.values())) != 1:
+            raise ValueError("the outputs' dynamic dimensions can be left "
+                             "out only with one symbol")
+        #: None until the compiled function's result types give them.
+        self.outputs = None if outputs is None else \
+            [list(dims) for dims in outputs]
         self.ranges = dict(ranges or {})
         known = set(self.inputs.values())
-        for i, dims in enumerate(self.outputs):
+        for i, dims in enumerate(self.outputs or ()):
             for d, symbol in enumerate(dims):
                 if symbol is not None and symbol not in known:
                     raise ValueError(

@@ -18,6 +18,14 @@ def test_random_programs_agree_with_numpy():
     assert not failures, "\n".join(failures)
 
 
+def test_random_programs_with_a_dynamic_leading_dimension():
+    """Compiled once with `?` leading dimensions, run at three sizes."""
+    failures, counts = difftest.dynamic_failures(range(300_000, 300_060))
+    assert not failures, "\n".join(failures)
+    # Most programs take a dynamic batch; the rest are refused cleanly.
+    assert counts["compiled"] >= 30, counts
+
+
 def test_the_checker_catches_a_wrong_answer(monkeypatch):
     # The comparison can fail: a compiled result that is off by a little
     # more than rounding, or of another dtype, is reported.

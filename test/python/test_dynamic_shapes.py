@@ -1,0 +1,64 @@
+"""Dynamic dimensions at the NumPy level: JitFunction.compile_dynamic
+compiles once for every size of the chosen input dimensions, and refuses
+programs whose ops depend on those sizes."""
+
+import numpy as np
+import pytest
+
+from tinytensor import jit
+from tinytensor.shapes import DynamicDims, OutOfRange
+
+BATCH = DynamicDims({(0, 0): "s0"})
+
+
+def test_one_program_every_batch_size():
+    w = np.random.default_rng(0).standard_normal((5, 3)).astype(np.float32)
+
+    def f(x, w):
+        h = np.tanh(x @ w)
+        return h - h.mean(axis=1, keepdims=True), h.max(axis=0)
+
+    compiled = jit(f).compile_dynamic((np.ones((4, 5), np.float32), w),
+                                      DynamicDims({(0, 0): "s0"}))
+    assert "tensor<?x5xf32>" in str(compiled.module)
+    for n in (1, 4, 17, 300):
+        x = np.random.default_rng(n).standard_normal((n, 5)).astype(np.float32)
+        got, want = compiled.run(x, w), f(x, w)
+        for g, e in zip(got, want):
+            np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-6)
+
+
+def test_shared_symbol_must_agree_and_ranges_hold():
+    def f(x, y):
+        return x * y
+
+    dims = DynamicDims({(0, 0): "b", (1, 0): "b"}, [["b", None]],
+                       ranges={"b": (2, 10)})
+    a = np.ones((3, 2), np.float32)
+    compiled = jit(f).compile_dynamic((a, a), dims)
+    np.testing.assert_array_equal(compiled.run(np.ones((5, 2), np.float32),
+                                               np.ones((5, 2), np.float32)),
+                                  np.ones((5, 2), np.float32))
+    with pytest.raises(ValueError, match="must be equal"):
+        compiled.run(np.ones((5, 2), np.float32), np.ones((4, 2), np.float32))
+    with pytest.raises(OutOfRange, match="outside the range"):
+        compiled.run(np.ones((11, 2), np.float32),
+                     np.ones((11, 2), np.float32))
+    with pytest.raises(TypeError, match="this specialisation takes"):
+        compiled.run(np.ones((5, 3), np.float32), np.ones((5, 3), np.float32))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x[0:2],                          # a slice to a fixed bound
+    lambda x: x[0:2].sum(axis=0),              # left out at the traced size
+    lambda x: x + np.ones(x.shape, np.float32),  # an array made for one size
+    lambda x: x.reshape(-1),                   # reshape by the size
+], ids=["slice", "elided-slice", "array-for-one-size", "reshape"])
+def test_size_dependent_programs_are_refused(fn):
+    with pytest.raises(ValueError, match="dynamic dimensions"):
+        jit(fn).compile_dynamic((np.ones((2, 3), np.float32),), BATCH)
+
+
+def test_outputs_may_be_left_out_only_with_one_symbol():
+    with pytest.raises(ValueError, match="one symbol"):
+        DynamicDims({(0, 0): "a", (0, 1): "b"})
