@@ -101,10 +101,14 @@ class IRBuilder:
         #: The `tt.scope` attribute of new ops (the source calls they are
         #: traced in, see tracing.ScopeRecorder), or None.
         self.scope = None
+        #: The location of new ops, when a front end knows it better than
+        #: the Python stack (tinytensor.torch: the model's source line and
+        #: submodule); else the user's line being traced.
+        self.location = None
 
     def _build(self, name: str, fn, *args, **kwargs) -> ir.Value:
         with translate_errors(name, self.diagnostics):
-            with user_location():
+            with self.location or user_location():
                 value = fn(*args, **kwargs)
         if self.scope is not None:
             # One result, or the results of a multi-result op (tt.sort).

@@ -164,3 +164,23 @@ def test_static_size_meeting_a_dynamic_one_is_refused():
         with pytest.raises(UnsupportedOpError, match="dynamic_shapes"):
             ttorch.compile(Offset(), torch.randn(4, 8),
                            dynamic_shapes={"x": {0: Dim("batch")}})
+
+
+def test_refusal_names_the_submodule_and_the_line():
+    """An op that cannot take the dynamic batch (a slice of the first rows)
+    is reported at the model's source line, in its submodule."""
+    class Head(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(8, 8)
+
+        def forward(self, x):
+            y = self.fc(x)
+            return y[:3].sum(0) + x.mean(0)  # the line named
+
+    with pytest.raises(ValueError) as info:
+        ttorch.compile(Head(), torch.randn(4, 8),
+                       dynamic_shapes={"x": {0: Dim("batch", min=3)}})
+    message = str(info.value)
+    assert "(Head)" in message and "test_torch_dynamic.py" in message
+    assert "only static shapes" in message

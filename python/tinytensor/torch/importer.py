@@ -14,6 +14,7 @@ from __future__ import annotations
 import inspect
 import math
 import operator
+import re
 import threading
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -620,6 +621,30 @@ def _where_in_model(node: torch.fx.Node) -> str:
     return ", ".join(parts) or f"at graph node '{node.name}'"
 
 
+def _node_location(node: torch.fx.Node):
+    """The MLIR location of a graph node's ops: its submodule (a name) at
+    the model's source line that made it, when torch recorded them."""
+    from .._mlir import ir
+    loc = None
+    trace = node.meta.get("stack_trace")
+    if trace:
+        internal = ("/torch/fx/", "/torch/_", "/torch/export/",
+                    "/torch/utils/")
+        frames = [m for m in re.finditer(r'File "([^"]+)", line (\d+)', trace)
+                  if not any(d in m.group(1) for d in internal)]
+        if frames:
+            loc = ir.Location.file(frames[-1].group(1),
+                                   int(frames[-1].group(2)), 0)
+    stack = node.meta.get("nn_module_stack")
+    if stack:
+        path, cls = list(stack.values())[-1]
+        cls_name = getattr(cls, "__name__", str(cls)).split(".")[-1]
+        name = f"{path or '<root>'} ({cls_name})"
+        loc = ir.Location.name(name, childLoc=loc) if loc else \
+            ir.Location.name(name)
+    return loc
+
+
 def _meta_dtype(node) -> Optional[torch.dtype]:
     val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
     return val.dtype if isinstance(val, torch.Tensor) else None
@@ -744,7 +769,14 @@ class GraphProgram:
             elif node.op == "call_function":
                 args = pytree.tree_map(load, node.args)
                 kwargs = pytree.tree_map(load, node.kwargs)
-                env[node] = self._call(node, args, kwargs)
+                trace = current_trace()
+                if trace is not None:  # the ops' location: the model's
+                    trace.builder.location = _node_location(node)
+                try:
+                    env[node] = self._call(node, args, kwargs)
+                finally:
+                    if trace is not None:
+                        trace.builder.location = None
             elif node.op == "output":
                 outputs = pytree.tree_flatten(
                     pytree.tree_map(load, node.args[0]))[0]
