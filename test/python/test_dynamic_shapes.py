@@ -52,11 +52,19 @@ def test_shared_symbol_must_agree_and_ranges_hold():
     lambda x: x[0:2],                          # a slice to a fixed bound
     lambda x: x[0:2].sum(axis=0),              # left out at the traced size
     lambda x: x + np.ones(x.shape, np.float32),  # an array made for one size
-    lambda x: x.reshape(-1),                   # reshape by the size
+    lambda x: x.reshape(2, -1),                # reshape to a fixed size
 ], ids=["slice", "elided-slice", "array-for-one-size", "reshape"])
 def test_size_dependent_programs_are_refused(fn):
     with pytest.raises(ValueError, match="dynamic dimensions"):
         jit(fn).compile_dynamic((np.ones((2, 3), np.float32),), BATCH)
+
+
+def test_flatten_takes_the_dynamic_size():
+    f = lambda x: x.reshape(-1, 6) * 2.0  # noqa: E731
+    compiled = jit(f).compile_dynamic((np.ones((4, 2, 3), np.float32),),
+                                      BATCH)
+    x = np.arange(5 * 6, dtype=np.float32).reshape(5, 2, 3)
+    np.testing.assert_array_equal(compiled.run(x), f(x))
 
 
 def test_outputs_may_be_left_out_only_with_one_symbol():

@@ -137,15 +137,48 @@ def test_sizes_outside_the_range_compile_for_their_shape():
     assert run.compilations == 2
 
 
-def test_size_used_as_a_value_is_refused():
-    class Flatten(nn.Module):
-        def forward(self, x):
-            return x.reshape(x.shape[0], -1) * 2
+def test_flatten_takes_the_dynamic_batch():
+    """`flatten` reshapes by the batch size: the reshape takes a -1."""
+    class MNIST(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(784, 32)
+            self.fc2 = nn.Linear(32, 10)
 
-    with pytest.raises(UnsupportedOpError,
-                       match="uses a dynamic dimension's size as a value"):
-        ttorch.compile(Flatten(), torch.randn(3, 2, 4),
+        def forward(self, x):
+            return self.fc2(torch.relu(self.fc1(torch.flatten(x, 1))))
+
+    model = MNIST().eval()
+    run = ttorch.jit(model, dynamic_shapes=BATCH)
+    for n in (2, 9):
+        x = torch.randn(n, 1, 28, 28)
+        with torch.no_grad():
+            expected = model(x)
+        torch.testing.assert_close(run(x), expected, rtol=1e-5, atol=1e-5)
+    assert run.compilations == 1
+    text = str(ttorch.compile(model, torch.randn(4, 1, 28, 28),
+                              output_type="tt", dynamic_shapes=BATCH))
+    assert "tt.reshape %arg0 [-1, 784] : tensor<?x1x28x28xf32> -> " \
+        "tensor<?x784xf32>" in text
+
+
+def test_size_used_as_a_value_is_refused():
+    """The batch size as a number (here a divisor) would be compiled in:
+    traced at two sizes, the programs differ."""
+    class Mean(nn.Module):
+        def forward(self, x):
+            return x.sum(0) / x.shape[0]
+
+    with pytest.raises(ValueError, match="ops depend on their sizes"):
+        ttorch.compile(Mean(), torch.randn(3, 2, 4),
                        dynamic_shapes={"x": {0: Dim("batch")}})
+
+
+def test_cnn_with_a_dynamic_batch_is_refused_clearly():
+    model = nn.Sequential(nn.Conv2d(1, 4, 3), nn.ReLU()).eval()
+    with pytest.raises(ValueError, match="only static shapes"):
+        ttorch.compile(model, torch.randn(2, 1, 8, 8),
+                       dynamic_shapes=({0: Dim("batch")},))
 
 
 def test_static_size_meeting_a_dynamic_one_is_refused():

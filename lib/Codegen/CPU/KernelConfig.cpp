@@ -229,9 +229,8 @@ KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   int64_t mr = 4, nr = target.vectorBits >= 512 ? 4 : 2;
   KernelConfig config;
   config.kind = KernelKind::DotProducts;
-  config.parallelTiles =
-      matmulBlocks(ranges, dims, matmulRowBlock(ranges[dims.m]), nr,
-                   rowsUnbounded);
+  config.parallelTiles = matmulBlocks(
+      ranges, dims, matmulRowBlock(ranges[dims.m]), nr, rowsUnbounded);
   SmallVector<int64_t> reg(ranges.size(), 0);
   for (unsigned b : dims.batch)
     reg[b] = 1;

@@ -1442,6 +1442,24 @@ struct ConvertTTToLinalgPass
           return WalkResult::interrupt();
         }
       }
+      if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+        auto from = cast<RankedTensorType>(reshape.getInput().getType());
+        auto to = cast<RankedTensorType>(reshape.getType());
+        bool dynamic = !from.hasStaticShape() || !to.hasStaticShape();
+        bool direct =
+            from == to || (from.getRank() != to.getRank() &&
+                           from.getRank() > 0 && to.getRank() > 0 &&
+                           getReassociationIndicesForReshape(
+                               from.getRank() < to.getRank() ? from : to,
+                               from.getRank() < to.getRank() ? to : from));
+        if (dynamic && !direct) {
+          op->emitOpError("cannot be converted to linalg: a reshape with "
+                          "dynamic dimensions must be one collapse or "
+                          "expand of dimensions (")
+              << from << " to " << to << ")";
+          return WalkResult::interrupt();
+        }
+      }
       if (auto matmul = dyn_cast<MatmulOp>(op)) {
         auto lt = cast<RankedTensorType>(matmul.getLhs().getType());
         auto rt = cast<RankedTensorType>(matmul.getRhs().getType());

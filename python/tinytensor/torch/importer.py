@@ -801,15 +801,16 @@ class GraphProgram:
         name = _op_name(node.target)
         if name == "getitem":
             return args[0][args[1]]
-        if name in ("sym_size", "sym_numel", "sym_stride"):
+        if name == "sym_size":
+            # The traced size. With dynamic_shapes the program is traced at
+            # two sizes, and what the size did must generalize (a reshape
+            # by it takes a -1) or the program is refused.
+            return int(args[0].shape[args[1]])
+        if name in ("sym_numel", "sym_stride"):
             raise UnsupportedOpError(
-                f"the program uses a dynamic dimension's size as a value "
-                f"('{node.target}' {_where_in_model(node)}), e.g. to "
-                f"reshape or expand by the batch size: dynamic_shapes "
-                f"supports programs whose ops take the dynamic sizes from "
-                f"their operands only (elementwise ops, matmul/linear, "
-                f"reductions over other dimensions); make that dimension "
-                f"static")
+                f"the program uses '{node.target}' "
+                f"{_where_in_model(node)}, which TinyTensor does not "
+                f"support")
         impl = ATEN_OPS.get(name)
         if impl is None:
             raise UnsupportedOpError(

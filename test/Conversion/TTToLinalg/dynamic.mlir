@@ -81,3 +81,13 @@ func.func @transpose(%x: tensor<?x4xf32>) -> tensor<4x?xf32> {
   %0 = tt.transpose %x [1, 0] : tensor<?x4xf32> -> tensor<4x?xf32>
   return %0 : tensor<4x?xf32>
 }
+
+// -----
+
+// A flatten of a dynamic batch is one collapse_shape.
+// CHECK-LABEL: func.func @flatten
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<?x1x28x28xf32> into tensor<?x784xf32>
+func.func @flatten(%x: tensor<?x1x28x28xf32>) -> tensor<?x784xf32> {
+  %0 = tt.reshape %x [-1, 784] : tensor<?x1x28x28xf32> -> tensor<?x784xf32>
+  return %0 : tensor<?x784xf32>
+}

@@ -32,11 +32,31 @@ func.func @forward(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+// A reshape takes the dynamic dimension in the group that collapses into
+// one dimension (a flatten): its size there becomes -1.
+// CHECK-LABEL: func.func @forward
+// CHECK:         tt.reshape %{{.*}} [-1, 12] : tensor<?x3x4xf32> -> tensor<?x12xf32>
+func.func @forward(%x: tensor<2x3x4xf32>) -> tensor<2x12xf32> {
+  %0 = tt.reshape %x [2, 12] : tensor<2x3x4xf32> -> tensor<2x12xf32>
+  return %0 : tensor<2x12xf32>
+}
+
+// -----
+
+// A reshape that splits the dynamic dimension is refused.
+func.func @forward(%x: tensor<4x3xf32>) -> tensor<2x2x3xf32> {
+  // expected-error @+1 {{'tt.reshape' op cannot take the dynamic dimensions of 'tensor<?x3xf32>': it splits a dynamic dimension into several}}
+  %0 = tt.reshape %x [2, 2, 3] : tensor<4x3xf32> -> tensor<2x2x3xf32>
+  return %0 : tensor<2x2x3xf32>
+}
+
+// -----
+
 // Ops whose attributes spell out sizes take only static shapes.
-func.func @forward(%x: tensor<2x3xf32>) -> tensor<6xf32> {
-  // expected-error @+1 {{the reshaped tensor has dynamic dimensions ('tensor<?x3xf32>'); this op takes only static shapes}}
-  %0 = tt.reshape %x [6] : tensor<2x3xf32> -> tensor<6xf32>
-  return %0 : tensor<6xf32>
+func.func @forward(%x: tensor<4x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{the sliced tensor has dynamic dimensions ('tensor<?x3xf32>'); this op takes only static shapes}}
+  %0 = tt.slice %x starts = [0, 0] sizes = [2, 3] strides = [1, 1] : tensor<4x3xf32> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
 }
 
 // -----

@@ -181,9 +181,19 @@ func.func @cast_from_f16(%a: tensor<3xf16>) {
 
 // -----
 
-func.func @dynamic_dim_reshape(%a: tensor<2x3xf32>) {
-  // expected-error @+1 {{'tt.reshape' op result #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<?xf32>'}}
-  %0 = tt.reshape %a [6] : tensor<2x3xf32> -> tensor<?xf32>
+func.func @dynamic_dim_reshape(%a: tensor<?x3xf32>) {
+  // expected-error @+2 {{a reshape of 'tensor<?x3xf32>' (dynamic dimensions) needs -1 in its target shape for the dynamic size, got [6]}}
+  // expected-error @+1 {{'tt.reshape' op failed to infer returned types}}
+  %0 = tt.reshape %a [6] : tensor<?x3xf32> -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_two_inferred(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{target shape [-1, -1] has more than one -1}}
+  // expected-error @+1 {{'tt.reshape' op failed to infer returned types}}
+  %0 = tt.reshape %a [-1, -1] : tensor<2x3xf32> -> tensor<2x3xf32>
   return
 }
 
@@ -462,9 +472,19 @@ func.func @reshape_element_count(%a: tensor<2x3xf32>) {
 // -----
 
 func.func @reshape_negative_size(%a: tensor<2x3xf32>) {
-  // expected-error @+2 {{target shape [-1, 6] has negative size -1 at dimension 0}}
+  // expected-error @+2 {{target shape [-2, 6] has negative size -2 at dimension 0}}
   // expected-error @+1 {{'tt.reshape' op failed to infer returned types}}
-  %0 = tt.reshape %a [-1, 6] : tensor<2x3xf32> -> tensor<1x6xf32>
+  %0 = tt.reshape %a [-2, 6] : tensor<2x3xf32> -> tensor<1x6xf32>
+  return
+}
+
+// -----
+
+// -1 is the inferred size; the declared type must agree with it.
+func.func @reshape_inferred_mismatch(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'tt.reshape' op inferred type(s) 'tensor<1x6xf32>' are incompatible with return type(s) of operation 'tensor<2x6xf32>'}}
+  // expected-error @+1 {{'tt.reshape' op failed to infer returned types}}
+  %0 = tt.reshape %a [-1, 6] : tensor<2x3xf32> -> tensor<2x6xf32>
   return
 }
 

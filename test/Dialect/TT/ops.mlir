@@ -430,3 +430,14 @@ func.func @dynamic(%x: tensor<?x3xf32>, %b: tensor<3xf32>, %w: tensor<3x2xf32>, 
   %6 = tt.gather %w[%ids] : (tensor<3x2xf32>, tensor<?xi32>) -> tensor<?x2xf32>
   return
 }
+
+// A reshape's -1: NumPy's inferred size, and how a dynamic dimension
+// passes a reshape.
+// CHECK-LABEL: func.func @reshape_inferred
+// CHECK: tt.reshape %arg0 [-1, 6] : tensor<4x2x3xf32> -> tensor<4x6xf32>
+// CHECK: tt.reshape %arg1 [-1, 6] : tensor<?x2x3xf32> -> tensor<?x6xf32>
+func.func @reshape_inferred(%a: tensor<4x2x3xf32>, %b: tensor<?x2x3xf32>) {
+  %0 = tt.reshape %a [-1, 6] : tensor<4x2x3xf32> -> tensor<4x6xf32>
+  %1 = tt.reshape %b [-1, 6] : tensor<?x2x3xf32> -> tensor<?x6xf32>
+  return
+}

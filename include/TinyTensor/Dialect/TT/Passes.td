@@ -64,14 +64,20 @@ def TTGeneralizeShapes : Pass<"tt-generalize-shapes", "ModuleOp"> {
     again, in order, from its operands; the function's result types follow
     what it returns.
 
+    A reshape reached by a dynamic dimension gets a -1 (the inferred
+    size) where that dimension goes: into the output dimension its group
+    of the traced reshape collapses into, or the one it is (a flatten of
+    `[2, 3, 4]` to `[2, 12]` becomes `[-1, 12]`).
+
     The pass refuses, with an error at the op, what would compile the
     traced size in: an op whose shape rules combine a dynamic dimension
     with a static size other than 1 (`tensor<?x8xf32>` plus a
     `tensor<2x8xf32>` made for a batch of 2, or a matmul contracting a
-    dynamic dimension with a static one), and an op that takes only static
-    shapes (reshape, broadcast_to, slice, concat, windows, cumsum, sort)
-    reached by a dynamic dimension. Ops other than `tt` ops and
-    `func.return` are refused too.
+    dynamic dimension with a static one), a reshape that splits a dynamic
+    dimension or sends dynamic dimensions to two places, and an op that
+    takes only static shapes (broadcast_to, slice, concat, windows,
+    cumsum, sort) reached by a dynamic dimension. Ops other than `tt` ops
+    and `func.return` are refused too.
 
     Example: `tiny-opt --tt-generalize-shapes="function=forward dims=0:0"`
     makes dimension 0 of argument 0 of `@forward` dynamic.

@@ -685,14 +685,20 @@ def TT_ReshapeOp : TT_Op<"reshape"> {
   let summary = "reshape in row-major order";
   let description = [{
     Reinterprets the elements of `input`, in row-major order, with a new
-    static shape holding the same number of elements.
+    shape holding the same number of elements. One size of `shape` may be
+    -1, as in NumPy: the size that makes the element count match. That is
+    how a dynamic dimension passes a reshape: `tensor<?x1x28x28xf32>` to
+    `[-1, 784]` is `tensor<?x784xf32>`. With dynamic dimensions, each of
+    them must stay in a group of dimensions that collapses into the -1
+    (or is it), so that the reshape is one collapse or expand.
 
     ```mlir
     %0 = tt.reshape %x [3, 2] : tensor<2x3xf32> -> tensor<3x2xf32>
+    %1 = tt.reshape %y [-1, 6] : tensor<?x2x3xf32> -> tensor<?x6xf32>
     ```
   }];
-  let arguments = (ins TT_StaticAnyTensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs TT_StaticAnyTensor:$result);
+  let arguments = (ins TT_AnyTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs TT_AnyTensor:$result);
   let assemblyFormat = [{
     $input $shape attr-dict `:` type($input) `->` type($result)
   }];

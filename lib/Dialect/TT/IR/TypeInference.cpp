@@ -260,9 +260,58 @@ FailureOr<Type> mlir::tt::inferReshapeType(std::optional<Location> loc,
                                            Type input,
                                            ArrayRef<int64_t> shape) {
   auto type = cast<TensorType>(input);
-  if (failed(verifyTargetShape(loc, shape)) ||
-      failed(requireStatic(loc, input, "the reshaped tensor")))
+  // One -1: the size that makes the element count match (NumPy's).
+  int64_t inferred = -1;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (size != -1)
+      continue;
+    if (inferred >= 0)
+      return OptionalError(loc) << "target shape " << formatShape(shape)
+                                << " has more than one -1";
+    inferred = d;
+  }
+  if (inferred >= 0) {
+    Shape known(shape);
+    known[inferred] = 1;
+    if (failed(verifyTargetShape(loc, known)))
+      return failure();
+    int64_t rest = ShapedType::getNumElements(known);
+    Shape result(shape);
+    if (!type.hasRank() || !type.hasStaticShape()) {
+      if (type.hasRank()) {
+        // Each dynamic dimension must stay in the group that collapses
+        // into the -1: the static sizes on either side must match.
+        auto ranked = cast<RankedTensorType>(type);
+        int64_t staticIn = 1;
+        for (int64_t size : ranked.getShape())
+          if (!ShapedType::isDynamic(size))
+            staticIn *= size;
+        if (rest == 0 || staticIn % rest != 0)
+          return OptionalError(loc)
+                 << "cannot reshape " << formatShape(ranked.getShape())
+                 << " to " << formatShape(shape)
+                 << ": the static sizes do not divide";
+      }
+      result[inferred] = ShapedType::kDynamic;
+      return Type(RankedTensorType::get(result, type.getElementType()));
+    }
+    int64_t from = type.getNumElements();
+    if (rest == 0 || from % rest != 0)
+      return OptionalError(loc)
+             << "cannot reshape " << formatShape(type.getShape()) << " ("
+             << from << " elements) to " << formatShape(shape);
+    result[inferred] = from / rest;
+    return Type(RankedTensorType::get(result, type.getElementType()));
+  }
+  if (failed(verifyTargetShape(loc, shape)))
     return failure();
+  if (auto ranked = dyn_cast<RankedTensorType>(type);
+      ranked && !ranked.hasStaticShape())
+    return OptionalError(loc)
+           << "a reshape of " << type
+           << " (dynamic dimensions) needs -1 in its target shape for "
+              "the dynamic size, got "
+           << formatShape(shape);
   if (type.hasRank()) {
     int64_t from = type.getNumElements();
     int64_t to = ShapedType::getNumElements(shape);

@@ -90,6 +90,12 @@ struct GeneralizeShapesPass
       module.emitError("tt-generalize-shapes: no function @") << function;
       return signalPassFailure();
     }
+    // The traced shapes of reshapes, which say how their dimensions group.
+    DenseMap<Operation *, RankedTensorType> reshapeInputs;
+    fn.walk([&](ReshapeOp op) {
+      if (auto type = dyn_cast<RankedTensorType>(op.getInput().getType()))
+        reshapeInputs[op] = type;
+    });
     if (failed(generalizeArguments(fn)))
       return signalPassFailure();
     for (Operation &op : fn.getBody().front()) {
@@ -100,6 +106,10 @@ struct GeneralizeShapesPass
                        "(only tt ops are)");
         return signalPassFailure();
       }
+      if (auto reshape = dyn_cast<ReshapeOp>(op);
+          reshape && reshapeInputs.count(reshape) &&
+          failed(generalizeReshape(reshape, reshapeInputs[reshape])))
+        return signalPassFailure();
       if (failed(reinfer(&op)))
         return signalPassFailure();
     }
@@ -133,6 +143,64 @@ struct GeneralizeShapesPass
     for (auto [arg, type] : llvm::zip(fn.getArguments(), types))
       arg.setType(type);
     fn.setType(FunctionType::get(&getContext(), types, fn.getResultTypes()));
+    return success();
+  }
+
+  /// Gives a reshape whose input became dynamic a -1 where its dynamic
+  /// dimension goes: the output dimension that the input dimension's group
+  /// (of the traced reshape) collapses into, or that it is.
+  static LogicalResult generalizeReshape(ReshapeOp op,
+                                         RankedTensorType traced) {
+    auto input = dyn_cast<RankedTensorType>(op.getInput().getType());
+    auto output = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || input.hasStaticShape() || !output ||
+        !output.hasStaticShape() || !traced.hasStaticShape())
+      return success();
+    auto fail = [&](const Twine &why) {
+      return op.emitOpError("cannot take the dynamic dimensions of ")
+             << input << ": " << why;
+    };
+    SmallVector<ReassociationIndices> groups;
+    bool collapse = traced.getRank() >= output.getRank();
+    if (traced.getShape() == output.getShape()) {
+      for (int64_t d = 0; d < traced.getRank(); ++d)
+        groups.push_back({d});
+    } else if (auto found = getReassociationIndicesForReshape(traced, output)) {
+      groups = *found;
+    } else {
+      return fail("the reshape is not one collapse or expand of dimensions");
+    }
+    int64_t dynamicOut = -1;
+    for (auto [i, group] : llvm::enumerate(groups)) {
+      bool dynamic =
+          collapse
+              ? llvm::any_of(group,
+                             [&](int64_t d) { return input.isDynamicDim(d); })
+              : input.isDynamicDim(i);
+      if (!dynamic)
+        continue;
+      int64_t out = static_cast<int64_t>(i);
+      if (!collapse) {
+        // An expand: the dynamic dimension goes to the one output of its
+        // group that is not a unit dimension.
+        SmallVector<int64_t> wide;
+        for (int64_t d : group)
+          if (output.getDimSize(d) != 1)
+            wide.push_back(d);
+        if (wide.size() != 1)
+          return fail("it splits a dynamic dimension into several");
+        out = wide.front();
+      }
+      if (dynamicOut >= 0)
+        return fail("dynamic dimensions go to two dimensions of the result "
+                    "(a reshape takes one -1)");
+      dynamicOut = out;
+    }
+    if (dynamicOut < 0)
+      return success();
+    SmallVector<int64_t> shape(op.getShape());
+    shape[dynamicOut] = -1;
+    op.setShape(shape);
     return success();
   }
 
