@@ -8,7 +8,8 @@
 // mlp(x) = max(x @ w + b, 0) for 3 and then 1 rows; softmax over rows of a
 // ?x4 matrix; mean, var(ddof=1), argmax over the dynamic axis and a
 // transpose; table[ids] @ w for 4 dynamic ids (one negative); a stack of
-// ? 2x3 matrices times a 3x2 matrix, and the same as a [?, ?, 3] stack.
+// ? 2x3 matrices times a 3x2 matrix, the same as a [?, ?, 3] stack, and
+// as a batched matmul of ? pairs.
 // CHECK: rank = 2 offset = 0 sizes = [3, 2] strides = [2, 1] data =
 // CHECK-NEXT: {{\[\[}}2.5,   2.5],
 // CHECK-NEXT: [2.5,   0],
@@ -35,6 +36,11 @@
 // CHECK-NEXT: [0,   1,   -1],
 // CHECK-NEXT: [4,   0.5,   7.5],
 // CHECK-NEXT: [2,   2,   2]]
+// CHECK-NEXT: rank = 3 offset = 0 sizes = [2, 2, 2] strides = [4, 2, 1] data =
+// CHECK-NEXT: {{\[\[}}[1,    -1],
+// CHECK-NEXT: [2,    0.5]],
+// CHECK-NEXT: {{\[\[}}-1,    1],
+// CHECK-NEXT: [2,    0.5]]]
 // CHECK-NEXT: rank = 3 offset = 0 sizes = [2, 2, 2] strides = [4, 2, 1] data =
 // CHECK-NEXT: {{\[\[}}[1,    -1],
 // CHECK-NEXT: [2,    0.5]],
@@ -90,6 +96,11 @@ func.func @stack2(%x: tensor<?x?x3xf32>, %w: tensor<3x2xf32>) -> tensor<?x?x2xf3
   return %r : tensor<?x?x2xf32>
 }
 
+func.func @bmm(%x: tensor<?x2x3xf32>, %y: tensor<?x3x2xf32>) -> tensor<?x2x2xf32> {
+  %r = tt.matmul %x, %y : (tensor<?x2x3xf32>, tensor<?x3x2xf32>) -> tensor<?x2x2xf32>
+  return %r : tensor<?x2x2xf32>
+}
+
 func.func @main() {
   %w = tt.constant dense<[[1.0, -1.0], [2.0, 0.5], [-1.0, 1.0]]> : tensor<3x2xf32>
   %b = tt.constant dense<[0.5, -0.5]> : tensor<2xf32>
@@ -136,5 +147,10 @@ func.func @main() {
   %rk2 = call @stack2(%dxs2, %w) : (tensor<?x?x3xf32>, tensor<3x2xf32>) -> tensor<?x?x2xf32>
   %uk2 = tensor.cast %rk2 : tensor<?x?x2xf32> to tensor<*xf32>
   call @printMemrefF32(%uk2) : (tensor<*xf32>) -> ()
+  %ws = tt.constant dense<[[[1.0, -1.0], [2.0, 0.5], [-1.0, 1.0]], [[1.0, -1.0], [2.0, 0.5], [-1.0, 1.0]]]> : tensor<2x3x2xf32>
+  %dws = tensor.cast %ws : tensor<2x3x2xf32> to tensor<?x3x2xf32>
+  %rb = call @bmm(%dxs, %dws) : (tensor<?x2x3xf32>, tensor<?x3x2xf32>) -> tensor<?x2x2xf32>
+  %ub = tensor.cast %rb : tensor<?x2x2xf32> to tensor<*xf32>
+  call @printMemrefF32(%ub) : (tensor<*xf32>) -> ()
   return
 }

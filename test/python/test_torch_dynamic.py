@@ -216,4 +216,4 @@ def test_refusal_names_the_submodule_and_the_line():
                        dynamic_shapes={"x": {0: Dim("batch", min=3)}})
     message = str(info.value)
     assert "(Head)" in message and "test_torch_dynamic.py" in message
-    assert "only static shapes" in message
+    assert "only all of a dynamic dimension can be taken" in message

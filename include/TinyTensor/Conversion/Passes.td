@@ -28,9 +28,8 @@ def ConvertTTToLinalg : Pass<"tt-to-linalg", "ModuleOp"> {
     sizes of the results' dynamic dimensions come from `tensor.dim` of the
     operands, and where two operands' sizes must agree at run time (the
     dimensions of a broadcast, the contraction of a matmul) and one of them
-    is dynamic, a `cf.assert` checks it. A batched matmul with dynamic
-    dimensions is refused, and so is a reshape with dynamic dimensions
-    that is not one `collapse_shape` or `expand_shape`. Any `tt` op left unconverted makes the pass
+    is dynamic, a `cf.assert` checks it. A reshape with dynamic dimensions
+    that is not one `collapse_shape` or `expand_shape` is refused. Any `tt` op left unconverted makes the pass
     fail with a diagnostic naming it.
   }];
   let dependentDialects = [

@@ -1208,8 +1208,6 @@ struct MatmulLowering : public RankedLowering<MatmulOp> {
     MLIRContext *ctx = b.getContext();
     auto lt = cast<RankedTensorType>(lhs.getType());
     auto rt = cast<RankedTensorType>(rhs.getType());
-    assert(lt.hasStaticShape() && rt.hasStaticShape() &&
-           "checked by the pattern");
     Type et = lt.getElementType();
     if (lt.getRank() == 1) {
       lt = RankedTensorType::get({1, lt.getDimSize(0)}, et);
@@ -1228,7 +1226,36 @@ struct MatmulLowering : public RankedLowering<MatmulOp> {
     SmallVector<int64_t> full(batch);
     full.append({m, n});
     auto fullType = RankedTensorType::get(full, et);
-    Value init = filledTensor(b, loc, fullType, b.getZeroAttr(et));
+    // Sizes: the batch dimensions broadcast (checked where dynamic), the
+    // rows of the lhs, the columns of the rhs.
+    int64_t nb = batch.size();
+    auto batchSize = [&](Value operand, int64_t d) -> std::optional<int64_t> {
+      auto type = cast<RankedTensorType>(operand.getType());
+      int64_t dim = d - (nb - (type.getRank() - 2));
+      if (dim < 0 || type.getDimSize(dim) == 1)
+        return std::nullopt;
+      return dim;
+    };
+    for (int64_t d = 0; d < nb; ++d) {
+      std::optional<int64_t> l = batchSize(lhs, d), r = batchSize(rhs, d);
+      if (l && r)
+        assertSameSize(b, loc, dimSize(b, loc, lhs, *l),
+                       dimSize(b, loc, rhs, *r),
+                       "tt.matmul: the batch sizes differ");
+    }
+    Value init = filledTensor(
+        b, loc, fullType, b.getZeroAttr(et),
+        dynamicSizes(b, loc, fullType, [&](int64_t d) -> OpFoldResult {
+          if (d == nb)
+            return dimSize(b, loc, lhs, lt.getRank() - 2);
+          if (d == nb + 1)
+            return dimSize(b, loc, rhs, rt.getRank() - 1);
+          if (std::optional<int64_t> l = batchSize(lhs, d))
+            return dimSize(b, loc, lhs, *l);
+          if (std::optional<int64_t> r = batchSize(rhs, d))
+            return dimSize(b, loc, rhs, *r);
+          return b.getIndexAttr(1);
+        }));
 
     Value result;
     if (ls.size() == 3 && rs.size() == 3 && ls[0] == rs[0]) {
@@ -1236,7 +1263,7 @@ struct MatmulLowering : public RankedLowering<MatmulOp> {
                    .getResult(0);
     } else {
       // Iteration space: (batch..., m, n, k).
-      int64_t nb = batch.size(), dims = nb + 3;
+      int64_t dims = nb + 3;
       auto operandMap = [&](ArrayRef<int64_t> shape, int64_t row, int64_t col) {
         int64_t offset = nb - (static_cast<int64_t>(shape.size()) - 2);
         SmallVector<AffineExpr> exprs;
@@ -1305,9 +1332,17 @@ struct SliceLowering : public RankedLowering<SliceOp> {
   using RankedLowering::RankedLowering;
   Value lower(SliceOp op, OpAdaptor adaptor, OpBuilder &b,
               RankedTensorType type) const override {
+    // A size of -1 is the whole (possibly dynamic) dimension.
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (auto [d, size] : llvm::enumerate(op.getSizes())) {
+      offsets.push_back(b.getIndexAttr(op.getStarts()[d]));
+      strides.push_back(b.getIndexAttr(op.getStrides()[d]));
+      sizes.push_back(size == -1
+                          ? dimSize(b, op.getLoc(), adaptor.getInput(), d)
+                          : OpFoldResult(b.getIndexAttr(size)));
+    }
     return tensor::ExtractSliceOp::create(
-        b, op.getLoc(), type, adaptor.getInput(), ValueRange{}, ValueRange{},
-        ValueRange{}, op.getStarts(), op.getSizes(), op.getStrides());
+        b, op.getLoc(), type, adaptor.getInput(), offsets, sizes, strides);
   }
 };
 
@@ -1457,20 +1492,6 @@ struct ConvertTTToLinalgPass
                           "dynamic dimensions must be one collapse or "
                           "expand of dimensions (")
               << from << " to " << to << ")";
-          return WalkResult::interrupt();
-        }
-      }
-      if (auto matmul = dyn_cast<MatmulOp>(op)) {
-        auto lt = cast<RankedTensorType>(matmul.getLhs().getType());
-        auto rt = cast<RankedTensorType>(matmul.getRhs().getType());
-        bool batched = lt.getRank() > 2 || rt.getRank() > 2;
-        bool rowStack = lt.getRank() > 2 && rt.getRank() == 2;
-        if (batched && !rowStack &&
-            (!lt.hasStaticShape() || !rt.hasStaticShape())) {
-          op->emitOpError("cannot be converted to linalg: a batched matmul ")
-              << "with dynamic dimensions (" << lt << " and " << rt
-              << ") is not supported; only a stack of matrices times one "
-                 "matrix may have dynamic batch dimensions";
           return WalkResult::interrupt();
         }
       }

@@ -91,3 +91,32 @@ func.func @flatten(%x: tensor<?x1x28x28xf32>) -> tensor<?x784xf32> {
   %0 = tt.reshape %x [-1, 784] : tensor<?x1x28x28xf32> -> tensor<?x784xf32>
   return %0 : tensor<?x784xf32>
 }
+
+// -----
+
+// A batched matmul with a dynamic batch: linalg.batch_matmul, the batch
+// sizes checked, the init sized from the operands.
+// CHECK-LABEL: func.func @batched
+// CHECK-SAME:    (%[[A:.*]]: tensor<?x2x3xf32>, %[[B:.*]]: tensor<?x3x4xf32>)
+// CHECK:         %[[DA:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x2x3xf32>
+// CHECK:         %[[DB:.*]] = tensor.dim %[[B]], %{{.*}} : tensor<?x3x4xf32>
+// CHECK:         %[[EQ:.*]] = arith.cmpi eq, %[[DA]], %[[DB]] : index
+// CHECK:         cf.assert %[[EQ]], "tt.matmul: the batch sizes differ"
+// CHECK:         tensor.empty(%{{.*}}) : tensor<?x2x4xf32>
+// CHECK:         linalg.batch_matmul ins(%[[A]], %[[B]] : tensor<?x2x3xf32>, tensor<?x3x4xf32>)
+func.func @batched(%a: tensor<?x2x3xf32>, %b: tensor<?x3x4xf32>) -> tensor<?x2x4xf32> {
+  %0 = tt.matmul %a, %b : (tensor<?x2x3xf32>, tensor<?x3x4xf32>) -> tensor<?x2x4xf32>
+  return %0 : tensor<?x2x4xf32>
+}
+
+// -----
+
+// A slice of all of a dynamic dimension (-1) takes its size from tensor.dim.
+// CHECK-LABEL: func.func @slice_whole
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x3xf32>)
+// CHECK:         %[[D:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x3xf32>
+// CHECK:         tensor.extract_slice %[[X]][0, 1] [%[[D]], 2] [1, 1] : tensor<?x3xf32> to tensor<?x2xf32>
+func.func @slice_whole(%x: tensor<?x3xf32>) -> tensor<?x2xf32> {
+  %0 = tt.slice %x starts = [0, 1] sizes = [-1, 2] strides = [1, 1] : tensor<?x3xf32> -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}

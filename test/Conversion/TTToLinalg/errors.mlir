@@ -41,16 +41,6 @@ func.func @unranked_reduction(%a: tensor<*xf32>) -> tensor<*xf32> {
 
 // -----
 
-// Dynamic dimensions: a batched matmul needs static shapes (a stack of
-// matrices times one matrix is fine, see dynamic.mlir).
-func.func @dynamic_batched_matmul(%a: tensor<?x2x3xf32>, %b: tensor<?x3x4xf32>) -> tensor<?x2x4xf32> {
-  // expected-error @+1 {{'tt.matmul' op cannot be converted to linalg: a batched matmul with dynamic dimensions ('tensor<?x2x3xf32>' and 'tensor<?x3x4xf32>') is not supported}}
-  %0 = tt.matmul %a, %b : (tensor<?x2x3xf32>, tensor<?x3x4xf32>) -> tensor<?x2x4xf32>
-  return %0 : tensor<?x2x4xf32>
-}
-
-// -----
-
 // A reshape with dynamic dimensions that is not one collapse or expand.
 func.func @dynamic_general_reshape(%a: tensor<?x6xf32>) -> tensor<?x2xf32> {
   // expected-error @+1 {{'tt.reshape' op cannot be converted to linalg: a reshape with dynamic dimensions must be one collapse or expand of dimensions ('tensor<?x6xf32>' to 'tensor<?x2xf32>')}}

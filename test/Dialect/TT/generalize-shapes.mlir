@@ -52,11 +52,29 @@ func.func @forward(%x: tensor<4x3xf32>) -> tensor<2x2x3xf32> {
 
 // -----
 
-// Ops whose attributes spell out sizes take only static shapes.
+// A slice takes all of a dynamic dimension (size -1) or is refused.
+// CHECK-LABEL: func.func @forward
+// CHECK:         tt.slice %{{.*}} starts = [0, 1] sizes = [-1, 2] strides = [1, 1] : tensor<?x3xf32> -> tensor<?x2xf32>
+func.func @forward(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
+  %0 = tt.slice %x starts = [0, 1] sizes = [4, 2] strides = [1, 1] : tensor<4x3xf32> -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
 func.func @forward(%x: tensor<4x3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{the sliced tensor has dynamic dimensions ('tensor<?x3xf32>'); this op takes only static shapes}}
+  // expected-error @+1 {{'tt.slice' op slices dynamic dimension 0 of 'tensor<?x3xf32>' (start 0, size 2, stride 1): only all of a dynamic dimension can be taken}}
   %0 = tt.slice %x starts = [0, 0] sizes = [2, 3] strides = [1, 1] : tensor<4x3xf32> -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Ops whose attributes spell out sizes take only static shapes.
+func.func @forward(%x: tensor<4x3xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{input #0 has dynamic dimensions ('tensor<?x3xf32>'); this op takes only static shapes}}
+  %0 = tt.concat %x, %x axis = 1 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
 }
 
 // -----

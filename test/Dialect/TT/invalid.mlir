@@ -200,7 +200,8 @@ func.func @reshape_two_inferred(%a: tensor<2x3xf32>) {
 // -----
 
 func.func @dynamic_dim_slice(%a: tensor<?x3xf32>) {
-  // expected-error @+1 {{'tt.slice' op operand #0 must be statically shaped or unranked tensor}}
+  // expected-error @+2 {{dimension 0 of the sliced tensor 'tensor<?x3xf32>' is dynamic: a slice takes all of it (size -1)}}
+  // expected-error @+1 {{'tt.slice' op failed to infer returned types}}
   %0 = tt.slice %a starts = [0, 0] sizes = [1, 3] strides = [1, 1] : tensor<?x3xf32> -> tensor<1x3xf32>
   return
 }
@@ -550,9 +551,19 @@ func.func @slice_zero_stride(%a: tensor<2x3xf32>) {
 // -----
 
 func.func @slice_negative_size(%a: tensor<2x3xf32>) {
-  // expected-error @+2 {{size -1 of dimension 1 is negative}}
+  // expected-error @+2 {{size -2 of dimension 1 is negative}}
   // expected-error @+1 {{'tt.slice' op failed to infer returned types}}
-  %0 = tt.slice %a starts = [0, 0] sizes = [2, -1] strides = [1, 1] : tensor<2x3xf32> -> tensor<2x2xf32>
+  %0 = tt.slice %a starts = [0, 0] sizes = [2, -2] strides = [1, 1] : tensor<2x3xf32> -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+// -1 is the whole dimension: start 0 and stride 1 only.
+func.func @slice_whole_with_start(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{size -1 (the whole dimension) of dimension 1 needs start 0 and stride 1}}
+  // expected-error @+1 {{'tt.slice' op failed to infer returned types}}
+  %0 = tt.slice %a starts = [0, 1] sizes = [2, -1] strides = [1, 1] : tensor<2x3xf32> -> tensor<2x2xf32>
   return
 }
 

@@ -74,9 +74,10 @@ def TTGeneralizeShapes : Pass<"tt-generalize-shapes", "ModuleOp"> {
     with a static size other than 1 (`tensor<?x8xf32>` plus a
     `tensor<2x8xf32>` made for a batch of 2, or a matmul contracting a
     dynamic dimension with a static one), a reshape that splits a dynamic
-    dimension or sends dynamic dimensions to two places, and an op that
-    takes only static shapes (broadcast_to, slice, concat, windows,
-    cumsum, sort) reached by a dynamic dimension. Ops other than `tt` ops
+    dimension or sends dynamic dimensions to two places, a slice that
+    takes part of a dynamic dimension (one that takes all of it gets the
+    size -1), and an op that takes only static shapes (broadcast_to,
+    concat, windows, cumsum, sort) reached by a dynamic dimension. Ops other than `tt` ops
     and `func.return` are refused too.
 
     Example: `tiny-opt --tt-generalize-shapes="function=forward dims=0:0"`

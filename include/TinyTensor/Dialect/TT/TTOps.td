@@ -728,16 +728,18 @@ def TT_SliceOp : TT_Op<"slice"> {
   let description = [{
     Extracts `sizes[i]` elements along each dimension `i`, starting at
     `starts[i]` and stepping by `strides[i]` (at least 1). Every accessed
-    index must lie inside the input.
+    index must lie inside the input. A size of -1 (with start 0 and stride
+    1) takes the whole dimension: the only way a dynamic dimension passes
+    a slice.
 
     ```mlir
     %0 = tt.slice %x starts = [0, 1] sizes = [2, 2] strides = [1, 1]
         : tensor<4x3xf32> -> tensor<2x2xf32>
     ```
   }];
-  let arguments = (ins TT_StaticAnyTensor:$input, DenseI64ArrayAttr:$starts,
+  let arguments = (ins TT_AnyTensor:$input, DenseI64ArrayAttr:$starts,
                        DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$strides);
-  let results = (outs TT_StaticAnyTensor:$result);
+  let results = (outs TT_AnyTensor:$result);
   let assemblyFormat = [{
     $input `starts` `=` $starts `sizes` `=` $sizes `strides` `=` $strides
     attr-dict `:` type($input) `->` type($result)

@@ -363,19 +363,34 @@ FailureOr<Type> mlir::tt::inferSliceType(std::optional<Location> loc,
     if (strides[d] < 1)
       return OptionalError(loc) << "stride " << strides[d] << " of dimension "
                                 << d << " must be at least 1";
-    if (sizes[d] < 0)
+    // -1: the whole dimension (start 0, stride 1), whatever its size.
+    if (sizes[d] == -1 && (starts[d] != 0 || strides[d] != 1))
+      return OptionalError(loc) << "size -1 (the whole dimension) of dimension "
+                                << d << " needs start 0 and stride 1";
+    if (sizes[d] < -1)
       return OptionalError(loc)
              << "size " << sizes[d] << " of dimension " << d << " is negative";
   }
   if (!type.hasRank())
     return Type(RankedTensorType::get(sizes, type.getElementType()));
-  if (failed(requireStatic(loc, input, "the sliced tensor")))
-    return failure();
   if (static_cast<int64_t>(starts.size()) != type.getRank())
     return OptionalError(loc)
            << "slice has " << starts.size() << " dimensions but the input "
            << "has rank " << type.getRank();
+  Shape shape(sizes);
   for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    if (sizes[d] == -1) {
+      shape[d] = type.getDimSize(d);
+      continue;
+    }
+    if (type.isDynamicDim(d))
+      return OptionalError(loc)
+             << "dimension " << d << " of the sliced tensor " << type
+             << " is dynamic: a slice takes all of it (size -1)";
+  }
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    if (sizes[d] == -1)
+      continue;
     int64_t dim = type.getDimSize(d);
     int64_t last = starts[d] + (sizes[d] - 1) * strides[d];
     if (starts[d] < 0 || (sizes[d] > 0 && (starts[d] >= dim || last >= dim)))
@@ -384,7 +399,7 @@ FailureOr<Type> mlir::tt::inferSliceType(std::optional<Location> loc,
              << ", size " << sizes[d] << ", stride " << strides[d]
              << ") is out of range for size " << dim;
   }
-  return Type(RankedTensorType::get(sizes, type.getElementType()));
+  return Type(RankedTensorType::get(shape, type.getElementType()));
 }
 
 FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,

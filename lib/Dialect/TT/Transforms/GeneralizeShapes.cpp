@@ -96,6 +96,11 @@ struct GeneralizeShapesPass
       if (auto type = dyn_cast<RankedTensorType>(op.getInput().getType()))
         reshapeInputs[op] = type;
     });
+    DenseMap<Operation *, RankedTensorType> sliceInputs;
+    fn.walk([&](SliceOp op) {
+      if (auto type = dyn_cast<RankedTensorType>(op.getInput().getType()))
+        sliceInputs[op] = type;
+    });
     if (failed(generalizeArguments(fn)))
       return signalPassFailure();
     for (Operation &op : fn.getBody().front()) {
@@ -109,6 +114,10 @@ struct GeneralizeShapesPass
       if (auto reshape = dyn_cast<ReshapeOp>(op);
           reshape && reshapeInputs.count(reshape) &&
           failed(generalizeReshape(reshape, reshapeInputs[reshape])))
+        return signalPassFailure();
+      if (auto slice = dyn_cast<SliceOp>(op);
+          slice && sliceInputs.count(slice) &&
+          failed(generalizeSlice(slice, sliceInputs[slice])))
         return signalPassFailure();
       if (failed(reinfer(&op)))
         return signalPassFailure();
@@ -201,6 +210,28 @@ struct GeneralizeShapesPass
     SmallVector<int64_t> shape(op.getShape());
     shape[dynamicOut] = -1;
     op.setShape(shape);
+    return success();
+  }
+
+  /// Gives a slice whose input dimension became dynamic the size -1 (the
+  /// whole dimension) there, if the traced slice took all of it.
+  static LogicalResult generalizeSlice(SliceOp op, RankedTensorType traced) {
+    auto input = dyn_cast<RankedTensorType>(op.getInput().getType());
+    if (!input || input.hasStaticShape() || !traced.hasStaticShape())
+      return success();
+    SmallVector<int64_t> sizes(op.getSizes());
+    for (int64_t d = 0, e = input.getRank(); d < e; ++d) {
+      if (!input.isDynamicDim(d) || sizes[d] == -1)
+        continue;
+      if (op.getStarts()[d] != 0 || op.getStrides()[d] != 1 ||
+          sizes[d] != traced.getDimSize(d))
+        return op.emitOpError("slices dynamic dimension ")
+               << d << " of " << input << " (start " << op.getStarts()[d]
+               << ", size " << sizes[d] << ", stride " << op.getStrides()[d]
+               << "): only all of a dynamic dimension can be taken";
+      sizes[d] = -1;
+    }
+    op.setSizes(sizes);
     return success();
   }
 
