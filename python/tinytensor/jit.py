@@ -220,7 +220,11 @@ class Compiled:
             module = ir.Module.create()
             start = clock()
             self._trace(fn, module, context, scope)
-            #: The dynamic dimensions (shapes.DynamicDims), or None.
+            #: The dynamic dimensions (shapes.DynamicDims, a copy: its
+            #: outputs are filled in here when left out), or None.
+            if dynamic is not None:
+                import copy
+                dynamic = copy.deepcopy(dynamic)
             self.dynamic = dynamic
             if dynamic is not None:
                 self._check_polymorphic(fn, context, scope, dynamic)
