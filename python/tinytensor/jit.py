@@ -227,8 +227,13 @@ class Compiled:
                 dynamic = copy.deepcopy(dynamic)
             self.dynamic = dynamic
             if dynamic is not None:
-                self._check_polymorphic(fn, context, scope, dynamic)
+                traced_types = list(self.input_types)
                 self._generalize(module, dynamic)
+                # The generalized trace itself is the reference, unless it
+                # holds resource blobs (renamed apart in another trace).
+                self._check_polymorphic(
+                    fn, context, scope, dynamic, traced_types,
+                    None if self._resource_names else str(module))
             self.module = compiler.clone(module)
             self.timings["trace"] = clock() - start
             start = clock()
@@ -296,29 +301,35 @@ class Compiled:
                        all(t.shape for t in self.output_types))
         self._out_fast = self._out_def.builder()
 
-    def _check_polymorphic(self, fn, context, scope, dynamic) -> None:
+    def _check_polymorphic(self, fn, context, scope, dynamic, traced_types,
+                           reference=None) -> None:
         """Traces the function again with the dynamic dimensions one larger
         and refuses it (ValueError) unless both traces generalize to the
         same module: a program whose ops depend on those sizes (a slice to
         a fixed bound, a tensor made from `x.shape[0]`, a step the tracer
         leaves out at the traced size) would otherwise compile the traced
-        size in."""
+        size in. `reference` is the generalized trace's text, if it has
+        one without resource blobs (else the size is traced again)."""
         import copy
         saved = dict(self.__dict__)
+        self.input_types = list(traced_types)
         first = ir.Module.create()
         other = ir.Module.create()
         try:
             # Embedded arrays as plain constants: resource blobs would be
             # renamed apart in the second trace.
             self._resource_names = None
-            self._trace(fn, first, context, scope)
-            self._generalize(first, copy.deepcopy(dynamic))
-            self.__dict__.update(saved)
+            if reference is None:
+                self._trace(fn, first, context, scope)
+                self._generalize(first, copy.deepcopy(dynamic))
+                reference = str(first)
+                self.__dict__.update(saved)
+                self.input_types = list(traced_types)
             self._resource_names = None
             self.input_types = [
                 TensorType(tuple(n + 1 if (i, d) in dynamic.inputs else n
                                  for d, n in enumerate(t.shape)), t.dtype)
-                for i, t in enumerate(saved["input_types"])]
+                for i, t in enumerate(traced_types)]
             try:
                 self._trace(fn, other, context, scope)
                 self._generalize(other, copy.deepcopy(dynamic))
@@ -327,7 +338,7 @@ class Compiled:
                     f"cannot compile with dynamic dimensions: the program "
                     f"fails at other sizes of them ({type(e).__name__}: "
                     f"{e})") from None
-            if str(first) != str(other):
+            if reference != str(other):
                 raise ValueError(
                     "cannot compile with dynamic dimensions: the program's "
                     "ops depend on their sizes (traced one larger, it is "
