@@ -43,7 +43,9 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
     // reduction and its consumers index the same loops.
     pm.addPass(createLinalgFoldUnitExtentDimsPass());
     pm.addPass(createCanonicalizerPass());
-    pm.addPass(tt::createTTFuseElementwise());
+    tt::TTFuseElementwiseOptions fuse;
+    fuse.collapseEpilogues = options.collapseEpilogues;
+    pm.addPass(tt::createTTFuseElementwise(fuse));
     // Transposes first: a cast may feed the contraction through one.
     pm.addNestedPass<func::FuncOp>(tt::createTTFoldTransposes());
     pm.addNestedPass<func::FuncOp>(tt::createTTFuseCastsIntoContractions());
@@ -60,6 +62,8 @@ static void buildCodegenOnTensors(OpPassManager &pm,
     tiling.vectorBits = options.vectorBits;
     tiling.fuse = options.fusion;
     tiling.pack = options.pack;
+    tiling.windowVectors = options.windowVectors;
+    tiling.registerFill = options.registerFill;
     tiling.fuseRows = options.fuseRows;
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUTileAndFuse(tiling));
     pm.addPass(createCanonicalizerPass());

@@ -57,6 +57,38 @@ def test_max_pool2d(kwargs):
     check(nn.MaxPool2d(**kwargs), torch.randn(2, 3, 11, 10))
 
 
+class ConvPool(nn.Module):
+    """conv -> bias -> ReLU -> pooling: the pooling windows gather the
+    convolution's channels-last output, and the back end vectorises the
+    window reduction along the channels (window-vectors)."""
+
+    def __init__(self, cin, cout, pool, **kwargs):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, 3)
+        self.pool = pool(**kwargs)
+
+    def forward(self, x):
+        return self.pool(F.relu(self.conv(x)))
+
+
+@pytest.mark.parametrize("channels", [1, 5, 17, 33, 64])
+@pytest.mark.parametrize("pool,kwargs", [
+    (nn.MaxPool2d, dict(kernel_size=2)),
+    (nn.MaxPool2d, dict(kernel_size=3, stride=2)),
+    (nn.MaxPool2d, dict(kernel_size=2, stride=1)),
+    (nn.MaxPool2d, dict(kernel_size=3, stride=2, padding=1, ceil_mode=True)),
+    (nn.AvgPool2d, dict(kernel_size=2)),
+    (nn.AvgPool2d, dict(kernel_size=(3, 2), stride=(2, 1))),
+], ids=str)
+def test_conv_relu_pool(channels, pool, kwargs):
+    check(ConvPool(3, channels, pool, **kwargs), torch.randn(3, 3, 13, 12))
+
+
+def test_conv_relu_pool_float64():
+    check(ConvPool(2, 19, nn.MaxPool2d, kernel_size=2).double(),
+          torch.randn(2, 2, 11, 14, dtype=torch.float64))
+
+
 @pytest.mark.parametrize("kwargs", [
     dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
     dict(kernel_size=3, stride=2, padding=1, count_include_pad=False),

@@ -59,7 +59,20 @@ def TTFuseElementwise : Pass<"tt-fuse-elementwise"> {
     `[N*OH*OW, C*KH*KW]` reshape of a convolution's im2col matrix into its
     matmul gives a seven-loop contraction the matmul strategy does not
     tile, and a matmul is fastest as the three loops it is.
+
+    With `collapse-epilogues` (the default), an elementwise op that reads a
+    contraction's result through an `expand_shape` (a bias and activation
+    after `(x @ w).reshape(batch, seq, d)`) is collapsed to the
+    contraction's shape instead (`populateFoldReshapeOpsByCollapsingPatterns`),
+    and such epilogues are not expanded again, so that the back end
+    computes them in the contraction's blocks.
   }];
+  let options = [
+    Option<"collapseEpilogues", "collapse-epilogues", "bool",
+           /*default=*/"true",
+           "Collapse elementwise consumers of a reshaped contraction result "
+           "to the contraction's shape">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::affine::AffineDialect"];
@@ -123,7 +136,14 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
            "row inside each block (when fuse=true)">,
     Option<"pack", "pack", "bool", /*default=*/"true",
            "Copy each [kc x nc] panel of a matmul's B into contiguous "
-           "strips before the register tiles read it">
+           "strips before the register tiles read it">,
+    Option<"registerFill", "register-fill", "bool", /*default=*/"true",
+           "Fuse a matmul's zero fill of C down to the register tiles when "
+           "no cache block splits K (accumulators start at zero)">,
+    Option<"windowVectors", "window-vectors", "bool", /*default=*/"true",
+           "Vectorise reductions over small windows (pooling) along the "
+           "parallel loop their producer reads contiguously (channels "
+           "last) instead of along the windows">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

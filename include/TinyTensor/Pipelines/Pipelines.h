@@ -22,6 +22,12 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
                      "element-type conversions and transposes into "
                      "contractions"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> collapseEpilogues{
+      *this, "collapse-epilogues",
+      llvm::cl::desc("Collapse elementwise consumers of a reshaped "
+                     "contraction result to the contraction's shape, so "
+                     "that they run in its blocks (when fusion=true)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> outline{
       *this, "outline-repeated",
       llvm::cl::desc("Compile repeated source calls once, as one function "
@@ -63,6 +69,18 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "pack",
       llvm::cl::desc("Copy matmul panels of B into contiguous strips "
                      "(when tile=true)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> registerFill{
+      *this, "register-fill",
+      llvm::cl::desc("Start a matmul's register accumulators at zero instead "
+                     "of filling C first, when no cache block splits K "
+                     "(when tile=true)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> windowVectors{
+      *this, "window-vectors",
+      llvm::cl::desc("Vectorise reductions over small windows (pooling) "
+                     "along the parallel loop their producer reads "
+                     "contiguously, e.g. channels (when tile=true)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> masked{
       *this, "masked",

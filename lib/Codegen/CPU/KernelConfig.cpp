@@ -279,11 +279,59 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   return config;
 }
 
+/// The loop of `op` that walks the contiguous dimension of the memory its
+/// first input really comes from, when that input is computed by a
+/// single-use elementwise producer (which the reduction takes into its
+/// loops): the producer's widest input, through its maps. A pooling's
+/// window gather of a channels-last tensor ([n, c, oh, ow, kh, kw] read as
+/// x[n, 2 oh + kh, 2 ow + kw, c]) is contiguous along c, not along kw.
+std::optional<unsigned> producerContiguousLoop(linalg::LinalgOp op) {
+  OpOperand *input = op.getDpsInputOperand(0);
+  auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
+  if (!producer || !producer->hasOneUse() || producer->getNumResults() != 1 ||
+      producer.getNumReductionLoops() != 0 || producer.getNumDpsInputs() == 0)
+    return std::nullopt;
+  AffineMap produced = producer.getIndexingMapMatchingResult(
+      cast<OpResult>(producer->getResult(0)));
+  if (!produced.isPermutation())
+    return std::nullopt;
+  OpOperand *widest = nullptr;
+  for (OpOperand *candidate : producer.getDpsInputOperands())
+    if (!widest || producer.getMatchingIndexingMap(candidate).getNumResults() >
+                       producer.getMatchingIndexingMap(widest).getNumResults())
+      widest = candidate;
+  AffineMap read = producer.getMatchingIndexingMap(widest);
+  if (read.getNumResults() == 0)
+    return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(read.getResults().back());
+  if (!dim)
+    return std::nullopt;
+  std::optional<unsigned> position = produced.getResultPosition(dim);
+  AffineMap consumed = op.getMatchingIndexingMap(input);
+  if (!position || *position >= consumed.getNumResults())
+    return std::nullopt;
+  auto loop = dyn_cast<AffineDimExpr>(consumed.getResult(*position));
+  if (!loop)
+    return std::nullopt;
+  return loop.getPosition();
+}
+
 KernelConfig reductionConfig(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
-                             int64_t lanes) {
+                             int64_t lanes, bool windows) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   unsigned numLoops = ranges.size();
   unsigned inner = contiguousLoop(op);
+  // Reductions over small windows (pooling: 2 x 2 elements) of data that is
+  // contiguous along a parallel loop (channels last) are vectorised along
+  // that loop, each window element an elementwise step, rather than as
+  // rows of a few elements.
+  if (windows && iterators[inner] == utils::IteratorType::reduction &&
+      ranges[inner] < lanes) {
+    std::optional<unsigned> source = producerContiguousLoop(op);
+    if (source && iterators[*source] == utils::IteratorType::parallel &&
+        ranges[*source] > 1)
+      inner = *source;
+  }
   SmallVector<unsigned> parallelLoops;
   for (unsigned i = 0; i < numLoops; ++i)
     if (iterators[i] == utils::IteratorType::parallel && i != inner)
@@ -390,7 +438,9 @@ SmallVector<int64_t> tt::getLoopSizeEstimates(linalg::LinalgOp op) {
 }
 
 std::optional<KernelConfig>
-tt::getKernelConfig(linalg::LinalgOp op, const CPUTarget &target, bool pack) {
+tt::getKernelConfig(linalg::LinalgOp op, const CPUTarget &target,
+                    const StrategyOptions &options) {
+  bool pack = options.pack;
   if (op.getNumLoops() == 0 || !op.hasPureTensorSemantics())
     return std::nullopt;
   SmallVector<int64_t> ranges = getLoopSizeEstimates(op);
@@ -433,6 +483,6 @@ tt::getKernelConfig(linalg::LinalgOp op, const CPUTarget &target, bool pack) {
     return config;
   }
   if (op.getNumReductionLoops() > 0)
-    return reductionConfig(op, ranges, lanes);
+    return reductionConfig(op, ranges, lanes, options.windowVectors);
   return elementwiseConfig(op, ranges, lanes);
 }

@@ -105,12 +105,22 @@ constexpr int64_t kDynamicSizeEstimate = 256;
 /// getLoopUpperBounds, and kDynamicSizeEstimate for a loop that has none.
 SmallVector<int64_t> getLoopSizeEstimates(linalg::LinalgOp op);
 
+/// The strategy's switches (each optimisation can be turned off to compare).
+struct StrategyOptions {
+  /// Matmuls pack B's panels into strips; without it they read B where it
+  /// is (transposed ones as dot products).
+  bool pack = true;
+  /// Reductions over small windows (pooling) of data that an elementwise
+  /// producer reads contiguously along a parallel loop (channels last) are
+  /// vectorised along that loop; without it, along their innermost loop.
+  bool windowVectors = true;
+};
+
 /// The configuration of `op` on `target`, or nothing when the op is left to
 /// the generic lowering (rank 0, empty loops, unsupported element types).
-/// Without `pack`, matmuls read B where it is (transposed ones as dot
-/// products).
 std::optional<KernelConfig>
-getKernelConfig(linalg::LinalgOp op, const CPUTarget &target, bool pack = true);
+getKernelConfig(linalg::LinalgOp op, const CPUTarget &target,
+                const StrategyOptions &options = {});
 
 } // namespace tt
 } // namespace mlir

@@ -44,7 +44,8 @@ constexpr llvm::StringLiteral kPeelMarker = "tt.peel";
 /// consumes a matmul through an identity map (a bias or activation
 /// epilogue), the matmul's blocks, so that the matmul fuses into them.
 SmallVector<int64_t> rootTiles(linalg::LinalgOp root, const KernelConfig &own,
-                               const CPUTarget &target, bool pack,
+                               const CPUTarget &target,
+                               const StrategyOptions &strategy,
                                Operation *&adoptedMatmul) {
   adoptedMatmul = nullptr;
   if (own.kind != KernelKind::Elementwise)
@@ -57,7 +58,7 @@ SmallVector<int64_t> rootTiles(linalg::LinalgOp root, const KernelConfig &own,
     if (!dims)
       continue;
     std::optional<KernelConfig> config =
-        getKernelConfig(producer, target, pack);
+        getKernelConfig(producer, target, strategy);
     if (!config || config->parallelTiles.empty())
       continue;
     // The matmul's parallel loops are (batch..., m, n), in the order of the
@@ -75,6 +76,13 @@ SmallVector<int64_t> rootTiles(linalg::LinalgOp root, const KernelConfig &own,
 struct CPUTileAndFusePass
     : public tt::impl::TTCPUTileAndFuseBase<CPUTileAndFusePass> {
   using TTCPUTileAndFuseBase::TTCPUTileAndFuseBase;
+
+  StrategyOptions strategy() const {
+    StrategyOptions options;
+    options.pack = pack;
+    options.windowVectors = windowVectors;
+    return options;
+  }
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -178,12 +186,13 @@ struct CPUTileAndFusePass
   LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
                          const CPUTarget &target,
                          llvm::SmallPtrSetImpl<Operation *> &erased) {
-    std::optional<KernelConfig> config = getKernelConfig(root, target, pack);
+    std::optional<KernelConfig> config =
+        getKernelConfig(root, target, strategy());
     if (!config)
       return success();
     Operation *adoptedMatmul;
     SmallVector<int64_t> tiles =
-        rootTiles(root, *config, target, pack, adoptedMatmul);
+        rootTiles(root, *config, target, strategy(), adoptedMatmul);
     if (tiles.empty())
       return success();
     rewriter.setInsertionPoint(root);
@@ -215,7 +224,8 @@ struct CPUTileAndFusePass
   LogicalResult tileLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                           const CPUTarget &target,
                           llvm::SmallPtrSetImpl<Operation *> &fused) {
-    std::optional<KernelConfig> config = getKernelConfig(op, target, pack);
+    std::optional<KernelConfig> config =
+        getKernelConfig(op, target, strategy());
     if (!config)
       return success();
     if (config->kind == KernelKind::Reduction && fuse &&
@@ -233,17 +243,35 @@ struct CPUTileAndFusePass
     }
     Operation *current = op;
     Value packedRhs;
+    // A matmul's zero fill of C goes down with it, level by level, until a
+    // level splits K: when none but the register tile's own K step does,
+    // the register tiles' accumulators start at zero instead of reading a C
+    // that a pass of its own filled (with a short K, a transformer's
+    // 64-wide layers, that pass costs as much as the products).
+    std::optional<MatmulDims> dims = getMatmulDims(op);
+    bool fuseFill = registerFill && config->kind == KernelKind::Matmul &&
+                    dims && op.getDpsInitOperand(0)
+                                ->get()
+                                .getDefiningOp<linalg::FillOp>();
     for (auto [level, tiles] : llvm::enumerate(config->loopTiles)) {
+      if (fuseFill) {
+        int64_t k = cast<linalg::LinalgOp>(current).getStaticLoopRanges()[dims->k];
+        if (tiles[dims->k] > 0 &&
+            (ShapedType::isDynamic(k) || tiles[dims->k] < k))
+          fuseFill = false;
+      }
       if (failed(tileLevel(rewriter, current, tiles,
                            isRegisterLevel(*config, level)
                                ? ArrayRef<int64_t>(config->registerOrder)
-                               : ArrayRef<int64_t>())))
+                               : ArrayRef<int64_t>(),
+                           fuseFill ? &fused : nullptr)))
         return failure();
       SmallVector<Operation *> copies;
       if (static_cast<int>(level) == config->packRhsLevel)
         packedRhs = packRhs(rewriter, current, *config, copies);
       if (static_cast<int>(level) == config->packLevel &&
-          failed(tileIntoStrips(rewriter, current, *config, packedRhs)))
+          failed(tileIntoStrips(rewriter, current, *config, packedRhs,
+                                fuseFill ? &fused : nullptr)))
         return failure();
       for (Operation *copy : copies)
         if (failed(tileLoops(rewriter, cast<linalg::LinalgOp>(copy), target,
@@ -313,10 +341,13 @@ struct CPUTileAndFusePass
   }
 
   /// Tiles `current` with scf.for by `tiles` (loops in `order` if given),
-  /// and makes `current` the tiled op.
-  static LogicalResult tileLevel(RewriterBase &rewriter, Operation *&current,
-                                 ArrayRef<int64_t> tiles,
-                                 ArrayRef<int64_t> order) {
+  /// and makes `current` the tiled op. With `fillErased`, a linalg.fill
+  /// that produces its init is computed in each tile too (and added to
+  /// `fillErased` once it is gone).
+  static LogicalResult
+  tileLevel(RewriterBase &rewriter, Operation *&current,
+            ArrayRef<int64_t> tiles, ArrayRef<int64_t> order,
+            llvm::SmallPtrSetImpl<Operation *> *fillErased = nullptr) {
     // Tiles covering the whole loop make no loop.
     SmallVector<int64_t> ranges =
         cast<linalg::LinalgOp>(current).getStaticLoopRanges();
@@ -334,6 +365,10 @@ struct CPUTileAndFusePass
     tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
     if (!order.empty())
       tiling.setInterchange(order);
+    auto linalgOp = cast<linalg::LinalgOp>(current);
+    if (fillErased && linalgOp.getNumDpsInits() == 1 &&
+        linalgOp.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
+      return tileLevelWithFill(rewriter, current, tiling, *fillErased);
     FailureOr<scf::SCFTilingResult> result =
         scf::tileUsingSCF(rewriter, cast<TilingInterface>(current), tiling);
     if (failed(result))
@@ -343,6 +378,39 @@ struct CPUTileAndFusePass
     for (LoopLikeOpInterface loop : result->loops)
       loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
     current = result->tiledOps.front();
+    return success();
+  }
+
+  /// tileLevel for an op whose init is a linalg.fill, fused into the tiles.
+  static LogicalResult
+  tileLevelWithFill(RewriterBase &rewriter, Operation *&current,
+                    const scf::SCFTilingOptions &tiling,
+                    llvm::SmallPtrSetImpl<Operation *> &erased) {
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (!isa<linalg::FillOp>(producer.getOwner()))
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        });
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(current), options);
+    if (failed(result))
+      return current->emitError("tt-cpu-tile-and-fuse: could not tile the op "
+                                "with its fill");
+    Operation *tiled = nullptr;
+    for (Operation *op : result->tiledAndFusedOps)
+      if (!isa<linalg::FillOp>(op))
+        tiled = op;
+    if (!tiled)
+      return current->emitError("tt-cpu-tile-and-fuse: no tiled op");
+    for (LoopLikeOpInterface loop : result->loops)
+      loop->setAttr(kPeelMarker, rewriter.getUnitAttr());
+    replaceFused(rewriter, current, *result, erased);
+    current = tiled;
     return success();
   }
 
@@ -583,8 +651,8 @@ struct CPUTileAndFusePass
   /// without a packed B.
   static LogicalResult tileIntoStrips(RewriterBase &rewriter,
                                       Operation *&current,
-                                      const KernelConfig &config,
-                                      Value packed) {
+                                      const KernelConfig &config, Value packed,
+                                      llvm::SmallPtrSetImpl<Operation *> *fillErased) {
     auto op = cast<linalg::LinalgOp>(current);
     std::optional<MatmulDims> dims = getMatmulDims(op);
     if (!packed || !dims)
@@ -593,7 +661,7 @@ struct CPUTileAndFusePass
     Value whole = op.getDpsInputOperand(1)->get();
     SmallVector<int64_t> tiles(op.getNumLoops(), 0);
     tiles[dims->n] = layout.width;
-    if (failed(tileLevel(rewriter, current, tiles, {})))
+    if (failed(tileLevel(rewriter, current, tiles, {}, fillErased)))
       return failure();
     auto tile = cast<linalg::LinalgOp>(current);
     OpOperand *rhs = tile.getDpsInputOperand(1);

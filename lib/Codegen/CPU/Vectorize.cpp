@@ -75,6 +75,48 @@ struct CPUVectorizePass
     });
   }
 
+  /// A loop of one iteration only takes the value 0. In a tile of a window
+  /// gather (`x[n, oh + kh, ow + kw, c]` tiled to one window element and a
+  /// vector of channels) the compound expressions of such loops are
+  /// replaced by 0, so that the maps become projected permutations (with
+  /// zeros), which the vectoriser takes.
+  static void foldUnitLoopsInMaps(RewriterBase &rewriter,
+                                  linalg::LinalgOp op) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic)
+      return;
+    MLIRContext *ctx = op.getContext();
+    DenseMap<AffineExpr, AffineExpr> zeros;
+    for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges()))
+      if (range == 1)
+        zeros[getAffineDimExpr(loop, ctx)] = getAffineConstantExpr(0, ctx);
+    if (zeros.empty())
+      return;
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    bool changed = false;
+    for (AffineMap &map : maps) {
+      SmallVector<AffineExpr> results;
+      for (AffineExpr expr : map.getResults()) {
+        if (!isa<AffineDimExpr, AffineConstantExpr>(expr)) {
+          AffineExpr folded = simplifyAffineExpr(
+              expr.replace(zeros), map.getNumDims(), map.getNumSymbols());
+          changed |= folded != expr;
+          expr = folded;
+        }
+        results.push_back(expr);
+      }
+      map = AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                           ctx);
+    }
+    if (!changed || !llvm::all_of(maps, [](AffineMap map) {
+          return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+        }))
+      return;
+    rewriter.modifyOpInPlace(generic, [&] {
+      generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+  }
+
   void vectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
     // A rank-0 op computes one scalar: nothing to gain, and MLIR 22's
     // vectoriser turns a tensor.extract in its body into a vector.gather
@@ -109,6 +151,8 @@ struct CPUVectorizePass
       elements *= r;
     if (elements > maxVectorElements || elements == 0)
       return;
+    if (vectorSizes.empty())
+      foldUnitLoopsInMaps(rewriter, op);
     if (failed(linalg::vectorizeOpPrecondition(op, vectorSizes)))
       return;
     rewriter.setInsertionPoint(op);

@@ -1,5 +1,6 @@
 //===- FuseElementwise.cpp - Elementwise fusion keeping contractions ------===//
 
+#include "TileAndFuseUtils.h"
 #include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -27,32 +28,84 @@ bool isContraction(Operation *op) {
          linalgOp.getNumDpsInputs() >= 2;
 }
 
+/// An all-parallel linalg op reading a matmul's result, directly or
+/// through reshapes and other such ops (up to `depth` of them): the
+/// matmul's epilogue (bias, activation, residual), which the back end
+/// computes in the matmul's blocks when both have the same loops.
+bool isEpilogue(Operation *op, int depth = 4) {
+  auto linalgOp = dyn_cast_if_present<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumReductionLoops() != 0 || depth == 0)
+    return false;
+  return llvm::any_of(linalgOp.getDpsInputs(), [&](Value input) {
+    while (isa_and_present<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+        input.getDefiningOp()))
+      input = input.getDefiningOp()->getOperand(0);
+    auto producer = input.getDefiningOp<linalg::LinalgOp>();
+    return producer && (tt::getMatmulDims(producer).has_value() ||
+                        isEpilogue(producer, depth - 1));
+  });
+}
+
+/// The canonicalisations both phases of the pass run.
+void addCleanups(RewritePatternSet &patterns, MLIRContext *context) {
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+  linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+  context->getLoadedDialect<linalg::LinalgDialect>()
+      ->getCanonicalizationPatterns(patterns);
+}
+
 struct FuseElementwisePass
     : public tt::impl::TTFuseElementwiseBase<FuseElementwisePass> {
+  using TTFuseElementwiseBase::TTFuseElementwiseBase;
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    RewritePatternSet patterns(context);
     // As upstream's pass: fuse a producer only into its single user.
     linalg::ControlFusionFn fuse = [](OpOperand *operand) {
       Operation *producer = operand->get().getDefiningOp();
       return producer && producer->hasOneUse();
     };
-    // Reshapes stay outside contractions (on either side).
-    linalg::ControlFusionFn foldReshape = [](OpOperand *operand) {
-      Operation *producer = operand->get().getDefiningOp();
-      if (!producer || !producer->hasOneUse())
+    {
+      RewritePatternSet patterns(context);
+      // Reshapes stay outside contractions (on either side).
+      linalg::ControlFusionFn foldReshape = [](OpOperand *operand) {
+        Operation *producer = operand->get().getDefiningOp();
+        if (!producer || !producer->hasOneUse())
+          return false;
+        return !isContraction(operand->getOwner()) &&
+               !isContraction(producer);
+      };
+      linalg::populateElementwiseOpsFusionPatterns(patterns, fuse);
+      linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, foldReshape);
+      addCleanups(patterns, context);
+      linalg::populateConstantFoldLinalgOperations(patterns, fuse);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+    if (!collapseEpilogues)
+      return;
+    // Then, without the expansion patterns (which would undo it), an
+    // elementwise op that reads a matmul or its epilogue through an
+    // expand_shape (`(x @ w + b).reshape(batch, seq, d)` then an
+    // activation) is collapsed to the matmul's shape and fused with the
+    // rest of the epilogue, so that it runs in the matmul's blocks instead
+    // of as a pass of its own over the result.
+    RewritePatternSet patterns(context);
+    linalg::ControlFusionFn collapseEpilogue = [](OpOperand *operand) {
+      auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+      if (!expand || !expand->hasOneUse() ||
+          isContraction(operand->getOwner()))
         return false;
-      return !isContraction(operand->getOwner()) && !isContraction(producer);
+      auto source = expand.getSrc().getDefiningOp<linalg::LinalgOp>();
+      return source && (tt::getMatmulDims(source).has_value() ||
+                        isEpilogue(source));
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, fuse);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, foldReshape);
-    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
-    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
-    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
-    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
-    context->getLoadedDialect<linalg::LinalgDialect>()
-        ->getCanonicalizationPatterns(patterns);
-    linalg::populateConstantFoldLinalgOperations(patterns, fuse);
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns,
+                                                       collapseEpilogue);
+    addCleanups(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -3,18 +3,21 @@
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 peel=false' --canonicalize | FileCheck %s --check-prefix=NOPEEL
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 pack=false' --canonicalize | FileCheck %s --check-prefix=NOPACK
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 fuse-rows=false' --canonicalize | FileCheck %s --check-prefix=NOROWS
+// RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 register-fill=false' --canonicalize | FileCheck %s --check-prefix=NOFILL
 
 // A matmul with a bias + tanh epilogue: one scf.forall over [64 x 64] blocks
-// of C holds the fill, the [96 x 64] panel of B copied into two contiguous
-// strips of 32 columns (packed, [2 x 96 x 32]; [kc] is the whole K = 96
-// here; a row of B at a time, each row into both strips), the
-// register-tiled matmul (strips of 32 columns outermost, each read from its
-// packed strip, then rows of 8, then K in steps of 4) and the epilogue, one
-// row of 64 at a time.
+// of C holds the [96 x 64] panel of B copied into two contiguous strips of
+// 32 columns (packed, [2 x 96 x 32]; [kc] is the whole K = 96 here; a row
+// of B at a time, each row into both strips), the register-tiled matmul
+// (strips of 32 columns outermost, each read from its packed strip, then
+// rows of 8, then K in steps of 4) and the epilogue, one row of 64 at a
+// time. No cache block splits K, so the zero fill of C is fused down to the
+// register tiles (register-fill): each [8 x 32] tile is filled just before
+// its K loop, and vectorisation makes that the accumulators' zeros.
 
 // CHECK-LABEL: func.func @linear_tanh
 // CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
-// CHECK:           linalg.fill {{.*}} tensor<1x64xf32>
+// CHECK-NOT:       linalg.fill {{.*}} tensor<64x64xf32>
 // CHECK:           %[[EMPTY:.+]] = tensor.empty() : tensor<2x96x32xf32>
 // CHECK:           %[[PACKED:.+]] = scf.for {{.*}} = %c0 to %c96 step %c1 iter_args({{.*}} = %[[EMPTY]]) -> (tensor<2x96x32xf32>)
 // CHECK:             scf.for {{.*}} = %c0 to %c64 step %c32 {{.*}} -> (tensor<2x96x32xf32>)
@@ -23,6 +26,7 @@
 // CHECK:             %[[S:.+]] = affine.apply {{.*}}(%[[J]])
 // CHECK:             %[[STRIP:.+]] = tensor.extract_slice %[[PACKED]][%[[S]], 0, 0] [1, 96, 32] [1, 1, 1] : tensor<2x96x32xf32> to tensor<96x32xf32>
 // CHECK:             scf.for {{.*}} = %c0 to %c64 step %c8
+// CHECK:               linalg.fill {{.*}} -> tensor<8x32xf32>
 // CHECK:               scf.for {{.*}} = %c0 to %c96 step %c4
 // CHECK:                 tensor.extract_slice %[[STRIP]]
 // CHECK:                 linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>) outs({{.*}} : tensor<8x32xf32>)
@@ -32,6 +36,15 @@
 // CHECK-NOT:     scf.forall
 // CHECK-NOT:     linalg.matmul
 // CHECK:         return
+
+// register-fill=false: the block's C is filled first, a row of 64 at a
+// time, and the register tiles read it.
+// NOFILL-LABEL: func.func @linear_tanh
+// NOFILL:         scf.forall
+// NOFILL:           linalg.fill {{.*}} tensor<1x64xf32>
+// NOFILL:           scf.for {{.*}} = %c0 to %c64 step %c8
+// NOFILL-NOT:         linalg.fill
+// NOFILL:             scf.for {{.*}} = %c0 to %c96 step %c4
 
 // Without fusion the matmul and the epilogue are separate parallel loops.
 // NOFUSE-LABEL: func.func @linear_tanh

@@ -3,11 +3,13 @@
 // RUN: tiny-opt %s --split-input-file --tt-optimize --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize '--tt-cpu-vectorize=masked=false' | FileCheck %s --check-prefix=NOMASK
 
 // Register tiles of a matmul become vector.contract on [8 x 4] x [4 x 32];
-// the [8 x 32] accumulator is read before the K loop, carried in registers
-// (an iter_arg of vector type) and written once after it.
+// the [8 x 32] accumulator starts at zero (the fill of C, fused into the
+// register tile when no cache block splits K, is folded into the read),
+// is carried in registers (an iter_arg of vector type) and written once
+// after the K loop.
 // CHECK-LABEL: func.func @matmul
-// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
-// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[ZERO]]) -> (vector<8x32xf32>)
 // CHECK:           vector.transfer_read {{.*}} vector<8x4xf32>
 // CHECK:           vector.transfer_read {{.*}} vector<4x32xf32>
 // CHECK:           %[[C:.*]] = vector.contract {{.*}} %[[A]] : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
@@ -86,4 +88,22 @@ func.func @select(%c: tensor<16x256xi1>, %a: tensor<16x256xf32>, %b: tensor<16x2
 func.func @partial_tile(%x: tensor<16x64xf32>, %w: tensor<64x4097xf32>) -> tensor<16x4097xf32> {
   %0 = tt.matmul %x, %w : (tensor<16x64xf32>, tensor<64x4097xf32>) -> tensor<16x4097xf32>
   return %0 : tensor<16x4097xf32>
+}
+
+// -----
+
+// K = 1024 is two cache blocks of 512: the second block adds to what the
+// first wrote, so C is filled before them and each register tile's
+// accumulator is read from C before its K loop, carried in registers and
+// written once after it.
+// CHECK-LABEL: func.func @matmul_two_k_blocks
+// CHECK:         vector.transfer_write %{{.*}} : vector<1x32xf32>, tensor<16x32xf32>
+// CHECK:         scf.for {{.*}} = %c0 to %c1024 step %c512
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK:           vector.contract {{.*}} %[[A]] : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
+// CHECK:         vector.transfer_write %[[R]]
+func.func @matmul_two_k_blocks(%a: tensor<16x1024xf32>, %b: tensor<1024x64xf32>) -> tensor<16x64xf32> {
+  %r = tt.matmul %a, %b : (tensor<16x1024xf32>, tensor<1024x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
 }
