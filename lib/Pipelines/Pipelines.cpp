@@ -71,6 +71,7 @@ static void buildCodegenOnTensors(OpPassManager &pm,
   if (options.vectorize) {
     tt::TTCPUVectorizeOptions vectorize;
     vectorize.masked = options.masked;
+    vectorize.foldUnitLoops = options.foldUnitLoops;
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUVectorize(vectorize));
   }
   pm.addPass(createCanonicalizerPass());

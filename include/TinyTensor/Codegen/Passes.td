@@ -172,6 +172,11 @@ def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
     Option<"maxVectorElements", "max-vector-elements", "int64_t",
            /*default=*/"16384",
            "Largest iteration space (in elements) to vectorise as one op">,
+    Option<"foldUnitLoops", "fold-unit-loops", "bool", /*default=*/"true",
+           "In compound indexing expressions of a static tile (a window "
+           "gather's 2 * oh + kh), replace loops of one iteration by 0, so "
+           "that the maps become projected permutations the vectoriser "
+           "takes">,
     Option<"masked", "masked", "bool", /*default=*/"true",
            "Vectorise tiles of run-time size with masks">
   ];

@@ -82,6 +82,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "along the parallel loop their producer reads "
                      "contiguously, e.g. channels (when tile=true)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> foldUnitLoops{
+      *this, "fold-unit-loops",
+      llvm::cl::desc("Replace loops of one iteration by 0 in a tile's "
+                     "compound indexing expressions (window gathers), so "
+                     "that it vectorises (when vectorize=true)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> masked{
       *this, "masked",
       llvm::cl::desc("Vectorise tiles of run-time size with masks (when "

@@ -151,7 +151,7 @@ struct CPUVectorizePass
       elements *= r;
     if (elements > maxVectorElements || elements == 0)
       return;
-    if (vectorSizes.empty())
+    if (foldUnitLoops && vectorSizes.empty())
       foldUnitLoopsInMaps(rewriter, op);
     if (failed(linalg::vectorizeOpPrecondition(op, vectorSizes)))
       return;
