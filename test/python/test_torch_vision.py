@@ -10,6 +10,7 @@ import torch.nn.functional as F  # noqa: E402
 
 import tinytensor.torch as ttorch  # noqa: E402
 from tinytensor.torch import UnsupportedOpError  # noqa: E402
+from torch_cnn import FullCNN  # noqa: E402  (examples/, the seed's CNN)
 
 
 @pytest.fixture(autouse=True)
@@ -133,27 +134,6 @@ def test_negative_constant_padding_crops():
             return F.pad(x, (-1, 2, 1, -2))
 
     check(Crop(), torch.randn(2, 3, 5, 6))
-
-
-class FullCNN(nn.Module):
-    """The seed tutorial's CNN."""
-
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 32, 3, 1)
-        self.conv2 = nn.Conv2d(32, 64, 3, 1)
-        self.dropout1 = nn.Dropout(0.25)
-        self.fc1 = nn.Linear(9216, 128)
-        self.fc2 = nn.Linear(128, 10)
-
-    def forward(self, x):
-        x = F.relu(self.conv1(x))
-        x = F.relu(self.conv2(x))
-        x = F.max_pool2d(x, 2)
-        x = self.dropout1(x)
-        x = torch.flatten(x, 1)
-        x = F.relu(self.fc1(x))
-        return F.log_softmax(self.fc2(x), dim=1)
 
 
 def test_full_cnn():

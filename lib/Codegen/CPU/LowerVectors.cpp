@@ -64,6 +64,81 @@ struct MaterializeCreateMask : public OpRewritePattern<vector::CreateMaskOp> {
   }
 };
 
+/// The value a reduction of `kind` over `type` leaves unchanged.
+TypedAttr neutralElement(vector::CombiningKind kind, Type type) {
+  using Kind = vector::CombiningKind;
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    switch (kind) {
+    case Kind::ADD:
+      return FloatAttr::get(type, APFloat::getZero(sem, /*Negative=*/true));
+    case Kind::MUL:
+      return FloatAttr::get(type, APFloat::getOne(sem));
+    case Kind::MAXIMUMF:
+    case Kind::MAXNUMF:
+      return FloatAttr::get(type, APFloat::getInf(sem, /*Negative=*/true));
+    case Kind::MINIMUMF:
+    case Kind::MINNUMF:
+      return FloatAttr::get(type, APFloat::getInf(sem, /*Negative=*/false));
+    default:
+      return {};
+    }
+  }
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return {};
+  unsigned width = intType.getWidth();
+  switch (kind) {
+  case Kind::ADD:
+  case Kind::OR:
+  case Kind::XOR:
+  case Kind::MAXUI:
+    return IntegerAttr::get(type, APInt::getZero(width));
+  case Kind::MUL:
+    return IntegerAttr::get(type, APInt(width, 1));
+  case Kind::AND:
+  case Kind::MINUI:
+    return IntegerAttr::get(type, APInt::getAllOnes(width));
+  case Kind::MAXSI:
+    return IntegerAttr::get(type, APInt::getSignedMinValue(width));
+  case Kind::MINSI:
+    return IntegerAttr::get(type, APInt::getSignedMaxValue(width));
+  default:
+    return {};
+  }
+}
+
+/// A masked 1-D `vector.reduction` (the partial tile of a reduction whose
+/// length is only known at run time) as an unmasked one over the lanes with
+/// the masked-off ones replaced by the reduction's neutral element. MLIR
+/// 22's own lowering of a masked `maximumf` reduction starts the masked-off
+/// lanes at the negative float of smallest magnitude (-1e-45), not -inf,
+/// so that the maximum of negative numbers came out as -1e-45.
+struct SelectMaskedReductionLanes : public OpRewritePattern<vector::MaskOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::MaskOp mask,
+                                PatternRewriter &rewriter) const override {
+    auto reduction =
+        dyn_cast_if_present<vector::ReductionOp>(mask.getMaskableOp());
+    if (!reduction || mask.hasPassthru())
+      return failure();
+    VectorType type = reduction.getSourceVectorType();
+    TypedAttr neutral =
+        neutralElement(reduction.getKind(), type.getElementType());
+    if (!neutral || type.getRank() != 1 || type.isScalable())
+      return failure();
+    Location loc = mask.getLoc();
+    Value splat = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(type, Attribute(neutral)));
+    Value lanes = arith::SelectOp::create(rewriter, loc, mask.getMask(),
+                                          reduction.getVector(), splat);
+    rewriter.replaceOpWithNewOp<vector::ReductionOp>(
+        mask, reduction.getKind(), lanes, reduction.getAcc(),
+        reduction.getFastmath());
+    return success();
+  }
+};
+
 /// `vector.reduction <add>` of `arith.extf` f32 -> f64 over N lanes: the
 /// largest number of slices g <= `maxSlices` with N a multiple of 16 g are
 /// added lane by lane in f32 first, and only their sum (N / g lanes) is
@@ -204,7 +279,7 @@ struct CPULowerVectorsPass
           patterns, vector::VectorTransposeLowering::Shuffle16x16);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
-      patterns.add<MaterializeCreateMask>(ctx);
+      patterns.add<MaterializeCreateMask, SelectMaskedReductionLanes>(ctx);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }
