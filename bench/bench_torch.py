@@ -1,0 +1,144 @@
+"""PyTorch models through `tinytensor.torch.jit` against eager PyTorch and
+`torch.compile`, in one process (issue 11's speed targets).
+
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \\
+        .venv-bench/bin/python bench/bench_torch.py [--seconds S] \\
+        [--filter REGEX] [--json out.json]
+
+(`.venv` works too: it has PyTorch where a local CPU build exists.)
+
+Cases: the seed tutorial's full CNN (conv 1->32, conv 32->64, max pool,
+two linear layers, log_softmax) on a [64, 1, 28, 28] batch, and
+`nn.TransformerEncoderLayer(d_model=64, nhead=4, batch_first=True)` on
+[8, 128, 64], both in eval mode with random weights. Each framework's
+output is checked against eager PyTorch (max abs error <= 1e-4 of the
+largest output); then the median of N calls is timed (N so that the
+calls take about --seconds), with CPU-seconds per wall-second over them.
+"first call" is the first call of a fresh compiled model: capture,
+compile and run (TinyTensor with an empty compile cache, inductor with an
+empty cache directory). Threads are every framework's default.
+"""
+
+import argparse
+import gc
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples"))
+from torch_cnn import FullCNN  # noqa: E402  (the seed tutorial's CNN)
+
+
+def cases():
+    torch.manual_seed(0)
+    yield ("cnn b64", FullCNN().eval(), (torch.randn(64, 1, 28, 28),))
+    layer = nn.TransformerEncoderLayer(d_model=64, nhead=4,
+                                       batch_first=True).eval()
+    yield ("transformer_layer 8x128x64", layer, (torch.randn(8, 128, 64),))
+
+
+def measure(run, seconds):
+    gc.collect()
+    warm = []
+    while len(warm) < 2 or sum(warm) < 0.1 * seconds:
+        t0 = time.perf_counter()
+        run()
+        warm.append(time.perf_counter() - t0)
+    runs = max(5, int(seconds / max(min(warm), 1e-9)))
+    times = []
+    gc.disable()
+    try:
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - t0)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    finally:
+        gc.enable()
+    return statistics.median(times), runs, cpu / wall
+
+
+def frameworks():
+    def tinytensor(model):
+        import tinytensor.torch as ttorch
+        return ttorch.jit(model)
+
+    def eager(model):
+        return model
+
+    def compiled(model):
+        torch._dynamo.reset()
+        return torch.compile(model)
+
+    return [("torch", eager), ("tinytensor", tinytensor),
+            ("torch.compile", compiled)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--filter", default="")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        if var in os.environ:
+            print(f"warning: {var} is set", file=sys.stderr)
+    cache = tempfile.mkdtemp(prefix="tt-bench-torch-")
+    os.environ.setdefault("TT_CACHE_DIR", os.path.join(cache, "tt"))
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR",
+                          os.path.join(cache, "inductor"))
+    records, failed = [], False
+    print(f"{'case':28} {'framework':14} {'median ms':>10} {'x eager':>8} "
+          f"{'cpu/wall':>8} {'runs':>6} {'first call':>10}  check")
+    print("-" * 98)
+    try:
+        for name, model, inputs in cases():
+            if args.filter and not re.search(args.filter, name):
+                continue
+            with torch.no_grad():
+                ref = model(*inputs)
+            eager_ms = None
+            for fw, build in frameworks():
+                t0 = time.perf_counter()
+                with torch.no_grad():
+                    run = build(model)
+                    out = run(*inputs)
+                first = time.perf_counter() - t0
+                error = float((out - ref).abs().max() /
+                              ref.abs().max().clamp_min(1e-30))
+                ok = error <= 1e-4
+                failed |= not ok
+                with torch.no_grad():
+                    median, runs, cpu = measure(lambda: run(*inputs),
+                                                args.seconds)
+                ms = median * 1e3
+                if fw == "torch":
+                    eager_ms = ms
+                records.append(dict(case=name, framework=fw, median_ms=ms,
+                                    x_eager=eager_ms / ms, runs=runs,
+                                    cpu_per_wall=cpu, first_call_s=first,
+                                    error=error))
+                print(f"{name:28} {fw:14} {ms:10.3f} {eager_ms / ms:8.2f} "
+                      f"{cpu:8.2f} {runs:6d} {first:9.2f}s  "
+                      f"{'ok' if ok else f'WRONG ({error:.1e})'}")
+            print()
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(records, indent=2))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
