@@ -60,12 +60,13 @@ def TTFuseElementwise : Pass<"tt-fuse-elementwise"> {
     matmul gives a seven-loop contraction the matmul strategy does not
     tile, and a matmul is fastest as the three loops it is.
 
-    With `collapse-epilogues` (the default), an elementwise op that reads a
-    contraction's result through an `expand_shape` (a bias and activation
-    after `(x @ w).reshape(batch, seq, d)`) is collapsed to the
-    contraction's shape instead (`populateFoldReshapeOpsByCollapsingPatterns`),
-    and such epilogues are not expanded again, so that the back end
-    computes them in the contraction's blocks.
+    With `collapse-epilogues` (the default), a second phase follows,
+    without the expansion patterns: an elementwise op that reads a
+    matmul's result or its epilogue through an `expand_shape` (a bias and
+    activation after `(x @ w).reshape(batch, seq, d)`) is collapsed to the
+    matmul's shape (`populateFoldReshapeOpsByCollapsingPatterns`) and
+    fused with the rest of the epilogue, so that the back end computes it
+    in the matmul's blocks instead of in a pass of its own.
   }];
   let options = [
     Option<"collapseEpilogues", "collapse-epilogues", "bool",
