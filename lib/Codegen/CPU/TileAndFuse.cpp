@@ -249,13 +249,13 @@ struct CPUTileAndFusePass
     // that a pass of its own filled (with a short K, a transformer's
     // 64-wide layers, that pass costs as much as the products).
     std::optional<MatmulDims> dims = getMatmulDims(op);
+    Value init = op.getDpsInitOperand(0)->get();
     bool fuseFill = registerFill && config->kind == KernelKind::Matmul &&
-                    dims && op.getDpsInitOperand(0)
-                                ->get()
-                                .getDefiningOp<linalg::FillOp>();
+                    dims && init.getDefiningOp<linalg::FillOp>();
     for (auto [level, tiles] : llvm::enumerate(config->loopTiles)) {
       if (fuseFill) {
-        int64_t k = cast<linalg::LinalgOp>(current).getStaticLoopRanges()[dims->k];
+        auto tiled = cast<linalg::LinalgOp>(current);
+        int64_t k = tiled.getStaticLoopRanges()[dims->k];
         if (tiles[dims->k] > 0 &&
             (ShapedType::isDynamic(k) || tiles[dims->k] < k))
           fuseFill = false;
@@ -648,11 +648,11 @@ struct CPUTileAndFusePass
   /// is packed as `packed`) by B's strips, and makes each tile read its
   /// strip, one contiguous block (and, if B was transposed, read it as a
   /// plain matmul does). `current` becomes the tile's op. Nothing happens
-  /// without a packed B.
-  static LogicalResult tileIntoStrips(RewriterBase &rewriter,
-                                      Operation *&current,
-                                      const KernelConfig &config, Value packed,
-                                      llvm::SmallPtrSetImpl<Operation *> *fillErased) {
+  /// without a packed B. `fillErased` as for tileLevel.
+  static LogicalResult
+  tileIntoStrips(RewriterBase &rewriter, Operation *&current,
+                 const KernelConfig &config, Value packed,
+                 llvm::SmallPtrSetImpl<Operation *> *fillErased) {
     auto op = cast<linalg::LinalgOp>(current);
     std::optional<MatmulDims> dims = getMatmulDims(op);
     if (!packed || !dims)
