@@ -12,7 +12,7 @@ two linear layers, log_softmax) on a [64, 1, 28, 28] batch, and
 `nn.TransformerEncoderLayer(d_model=64, nhead=4, batch_first=True)` on
 [8, 128, 64], both in eval mode with random weights. Each framework's
 output is checked against eager PyTorch (max abs error <= 1e-4 of the
-largest output); then the median of N calls is timed (N so that the
+largest output); then timed as bench.py times: the median of N calls (N so that the
 calls take about --seconds), with CPU-seconds per wall-second over them.
 "first call" is the first call of a fresh compiled model: capture,
 compile and run (TinyTensor with an empty compile cache, inductor with an
@@ -20,12 +20,10 @@ empty cache directory). Threads are every framework's default.
 """
 
 import argparse
-import gc
 import json
 import os
 import re
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -36,6 +34,8 @@ import torch.nn as nn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))
+sys.path.insert(0, str(ROOT / "bench"))
+from bench import measure  # noqa: E402  (the suite's timing)
 from torch_cnn import FullCNN  # noqa: E402  (the seed tutorial's CNN)
 
 
@@ -45,28 +45,6 @@ def cases():
     layer = nn.TransformerEncoderLayer(d_model=64, nhead=4,
                                        batch_first=True).eval()
     yield ("transformer_layer 8x128x64", layer, (torch.randn(8, 128, 64),))
-
-
-def measure(run, seconds):
-    gc.collect()
-    warm = []
-    while len(warm) < 2 or sum(warm) < 0.1 * seconds:
-        t0 = time.perf_counter()
-        run()
-        warm.append(time.perf_counter() - t0)
-    runs = max(5, int(seconds / max(min(warm), 1e-9)))
-    times = []
-    gc.disable()
-    try:
-        cpu0, wall0 = time.process_time(), time.perf_counter()
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            run()
-            times.append(time.perf_counter() - t0)
-        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    finally:
-        gc.enable()
-    return statistics.median(times), runs, cpu / wall
 
 
 def frameworks():
@@ -120,9 +98,10 @@ def main():
                 ok = error <= 1e-4
                 failed |= not ok
                 with torch.no_grad():
-                    median, runs, cpu = measure(lambda: run(*inputs),
-                                                args.seconds)
-                ms = median * 1e3
+                    timing = measure(lambda: run(*inputs), args.seconds,
+                                     min_runs=5)
+                ms = timing["median_s"] * 1e3
+                runs, cpu = timing["runs"], timing["cpu_per_wall"]
                 if fw == "torch":
                     eager_ms = ms
                 records.append(dict(case=name, framework=fw, median_ms=ms,
