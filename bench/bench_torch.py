@@ -12,8 +12,9 @@ two linear layers, log_softmax) on a [64, 1, 28, 28] batch, and
 `nn.TransformerEncoderLayer(d_model=64, nhead=4, batch_first=True)` on
 [8, 128, 64], both in eval mode with random weights. Each framework's
 output is checked against eager PyTorch (max abs error <= 1e-4 of the
-largest output); then timed as bench.py times: the median of N calls (N so that the
-calls take about --seconds), with CPU-seconds per wall-second over them.
+largest output); then timed as bench.py times (its `measure`): the
+median of N calls (N so that the calls take about --seconds), with
+CPU-seconds per wall-second over them.
 "first call" is the first call of a fresh compiled model: capture,
 compile and run (TinyTensor with an empty compile cache, inductor with an
 empty cache directory). Threads are every framework's default.
