@@ -5,18 +5,24 @@ compiled with tinytensor.jit, against NumPy running the same code.
     python examples/generate.py --124m --new 128 --numpy
 
 Each step runs the model on the whole sequence so far (as the NumPy code
-does), takes the argmax of the last position's logits and appends it.
+does) and takes the argmax of the last position's logits: `next_token`,
+the function that is compiled, is `np.argmax(gpt2(...)[last])`. Since only
+one row of the logits is used, the compiler computes only that row of the
+final layer norm and of the [n_embd x n_vocab] product that makes the
+logits (tt-optimize's `sink-row-selections`); NumPy computes them all.
 
 Sequence lengths. Compiled code is specialised for its input shapes, so a
 new length would compile again at every step. Instead the token ids are
 padded to a bucket (a multiple of --bucket tokens) and the logits of the
-last real position are read. This is exact for GPT-2 because the model is
+last real position are used. This is exact for GPT-2 because the model is
 causal: position i attends only to positions <= i (the causal mask), so
 tokens appended after the real ones cannot change the real positions'
-logits. 32 new tokens from a 16-token prompt use two buckets (32 and 64),
-so two compilations; the compile cache (TT_CACHE_DIR) keeps them for the
-next process. The padding costs computation on up to bucket-1 extra
-positions per step.
+logits. The position is passed as a 0-d array (`np.array(n - 1)`), a
+value of the compiled code: a Python int would be a static argument, one
+compilation per value. 32 new tokens from a 16-token prompt use two
+buckets (32 and 64), so two compilations; the compile cache
+(TT_CACHE_DIR) keeps them for the next process. The padding costs
+computation on up to bucket-1 extra positions per step.
 """
 
 import argparse
@@ -36,17 +42,23 @@ def bucket_length(n: int, bucket: int) -> int:
     return -(-n // bucket) * bucket
 
 
-def generate(model, ids, params, n_head, n_new, bucket=None):
+def next_token(inputs, last, params, n_head):
+    """The greedy choice after position `last` of `inputs` (token ids):
+    the argmax of that position's logits."""
+    return np.argmax(gpt2(inputs, **params, n_head=n_head)[last])
+
+
+def generate(step, ids, params, n_head, n_new, bucket=None):
     """Greedy decoding: `n_new` tokens after the prompt `ids` (a list of
-    ints). With `bucket`, the ids are padded to a multiple of it with token
-    0 and the last real position's logits are used (see the module's doc)."""
+    ints), each chosen by `step` (`next_token`, compiled or not). With
+    `bucket`, the ids are padded to a multiple of it with token 0 (see the
+    module's doc)."""
     ids = list(ids)
     for _ in range(n_new):
         n = len(ids)
         inputs = ids if bucket is None else \
             ids + [0] * (bucket_length(n, bucket) - n)
-        logits = model(inputs, **params, n_head=n_head)
-        ids.append(int(np.argmax(logits[n - 1])))
+        ids.append(int(step(inputs, np.array(n - 1), params, n_head)))
     return ids[-n_new:]
 
 
@@ -72,7 +84,7 @@ def main():
     prompt = np.random.default_rng(1).integers(
         0, config["n_vocab"], args.prompt).tolist()
 
-    compiled = jit(gpt2)
+    compiled = jit(next_token)
     start = time.perf_counter()
     tokens = generate(compiled, prompt, params, n_head, args.new,
                       bucket=args.bucket)
@@ -84,7 +96,7 @@ def main():
           f"compilations ({t_tt / args.new * 1e3:.1f} ms per token)")
     if args.numpy:
         start = time.perf_counter()
-        expected = generate(gpt2, prompt, params, n_head, args.new)
+        expected = generate(next_token, prompt, params, n_head, args.new)
         t_np = time.perf_counter() - start
         print(f"NumPy:      {t_np:.2f} s ({t_np / args.new * 1e3:.1f} ms "
               f"per token); TinyTensor is {t_np / t_tt:.2f}x NumPy")

@@ -35,6 +35,11 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
   pm.addPass(tt::createTTOutlineRepeatedScopes(outline));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After outlining: the repeated calls stay identical.
+  if (options.sinkRowSelections) {
+    pm.addPass(tt::createTTSinkRowSelections());
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(tt::createConvertTTToLinalg());
   pm.addPass(createCanonicalizerPass());
   if (options.fusion) {

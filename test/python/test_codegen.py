@@ -165,6 +165,51 @@ def test_row_reductions(shape, dtype):
     close(jit(softmax)(x), softmax(x), rtol)
 
 
+def head(x, g, b, w):
+    """A language model's head: layer norm, then logits x @ w.T in the
+    precision NumPy promotes to."""
+    return layer_norm(x, g, b) @ w.T
+
+
+ROW_SELECTIONS = {
+    "last": (lambda y, i: y[-1], None),
+    "array index": (lambda y, i: y[i], "index"),
+    "index array": (lambda y, i: y[i], "indices"),
+    "slice": (lambda y, i: y[2:5], None),
+    "strided": (lambda y, i: y[1::3], None),
+    "softmax of the last": (lambda y, i: softmax(y[-1:]), None),
+}
+
+
+@pytest.mark.parametrize("sink", [True, False], ids=["sink", "nosink"])
+@pytest.mark.parametrize("x_dtype,w_dtype",
+                         [(np.float32, np.float32), (np.float64, np.float32),
+                          (np.float64, np.float64)],
+                         ids=["f32", "f64xf32", "f64"])
+@pytest.mark.parametrize("rows,width,vocab", [(7, 17, 1023), (33, 64, 257)])
+@pytest.mark.parametrize("select", ROW_SELECTIONS, ids=str)
+def test_rows_selected_from_a_model_head(monkeypatch, select, rows, width,
+                                         vocab, x_dtype, w_dtype, sink):
+    """Rows taken from layer_norm(x) @ w.T (a slice or a gather): with
+    sink-row-selections only those rows are computed; same values."""
+    from tinytensor import compiler
+
+    monkeypatch.setenv("TT_CACHE", "0")
+    monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS",
+                        f"sink-row-selections={str(sink).lower()}")
+    pick, kind = ROW_SELECTIONS[select]
+    x = randn(rows, width, dtype=x_dtype)
+    g, b = randn(width, dtype=x_dtype), randn(width, dtype=x_dtype)
+    w = randn(vocab, width, dtype=w_dtype)
+    i = {None: None, "index": np.array(rows // 2),
+         "indices": np.array([rows - 1, 0, -2, 3])}[kind]
+
+    def f(x, g, b, w, i):
+        return pick(head(x, g, b, w), i)
+
+    close(jit(f)(x, g, b, w, i), f(x, g, b, w, i), tolerance(x_dtype))
+
+
 def test_f32_row_sums_accuracy():
     # float32 rows summed by 8-value partial sums in float32, then float64
     # (f32-partial-sums=8): closer to the exact sum than NumPy's pairwise

@@ -159,12 +159,37 @@ def test_generation_compiles_per_bucket_not_per_length():
     config, n_head, params = _model("small", seed=5)
     prompt = np.random.default_rng(2).integers(
         0, config["n_vocab"], 16).tolist()
-    compiled = jit(gpt2)
+    compiled = jit(generate.next_token)
     tokens = generate.generate(compiled, prompt, params, n_head, 32,
                                bucket=32)
     assert compiled.cache_info().misses == 2  # buckets 32 and 64
     assert compiled.cache_info().hits == 30
-    assert tokens == generate.generate(gpt2, prompt, params, n_head, 32)
+    assert tokens == generate.generate(generate.next_token, prompt, params,
+                                       n_head, 32)
+
+
+@pytest.mark.parametrize("sink", [True, False])
+def test_generation_step_computes_one_row_of_logits(monkeypatch, sink):
+    """next_token uses one row of the logits: the compiled step computes
+    one row of the final layer norm and of the logits' product, unless
+    sink-row-selections is off."""
+    import generate
+    from tinytensor import compiler
+
+    monkeypatch.setenv("TT_CACHE", "0")
+    monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS",
+                        f"sink-row-selections={str(sink).lower()}")
+    config, n_head, params = _model("small", seed=5)
+    ids = list(range(1, 33))
+    vocab = config["n_vocab"]
+    compiled = jit(generate.next_token).compile(ids, np.array(20), params,
+                                                n_head)
+    optimized = str(compiled.optimized)
+    assert (f"tensor<1x{vocab}xf64>" in optimized) == sink
+    assert (f"tensor<32x{vocab}xf64>" in optimized) != sink
+    for last in (0, 20, 31, -1):
+        assert int(compiled(ids, np.array(last), params, n_head)) == \
+            int(generate.next_token(ids, np.array(last), params, n_head))
 
 
 def test_gpt2_jit_takes_the_numpy_call():

@@ -34,6 +34,12 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
                      "(tt-outline-repeated-scopes; needs the tracer's "
                      "tt.scope attributes)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> sinkRowSelections{
+      *this, "sink-row-selections",
+      llvm::cl::desc("Compute only the rows of a value that its uses select "
+                     "(tt-sink-row-selections: `logits[-1]` computes one "
+                     "row of the product that makes the logits)"),
+      llvm::cl::init(true)};
 };
 
 /// Options of `tt-lower-to-llvm`.

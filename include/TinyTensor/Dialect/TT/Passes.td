@@ -53,6 +53,31 @@ def TTOutlineRepeatedScopes : Pass<"tt-outline-repeated-scopes",
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def TTSinkRowSelections : Pass<"tt-sink-row-selections"> {
+  let summary = "Compute only the rows of a value that its uses select";
+  let description = [{
+    A selection of rows is a `tt.slice` that takes part of dimension 0 and
+    all of the others, or a `tt.gather` by a 1-D index tensor (NumPy's
+    `x[3:5]`, `x[-1]`, `x[i]` with an array `i`). When every use of a
+    value selects the same rows of it (the same slice, or a gather by the
+    same indices), and the op that computes the value computes each row
+    from the same rows of its operands, the selection moves above the op:
+    its operands are selected instead, and it computes the selected rows
+    only. Such ops are elementwise ops (an operand that broadcasts over
+    the rows, of lower rank or with one row, is used as it is),
+    reductions that keep dimension 0, `matmul` of a matrix (its left
+    operand's rows), slices of columns, and concatenations along another
+    dimension. Repeated, the selection climbs as far as the values have no
+    other uses: `logits[-1]` of a language model's `layer_norm(x) @ w.T`
+    computes one row of the layer norm and of the product.
+
+    Shapes must be static. A gather that selects at least as many rows as
+    there are is left in place.
+
+    Example: `tiny-opt --tt-sink-row-selections`.
+  }];
+}
+
 def TTGeneralizeShapes : Pass<"tt-generalize-shapes", "ModuleOp"> {
   let summary = "Make chosen argument dimensions dynamic and infer the "
                 "types that follow";
