@@ -253,6 +253,24 @@ def test_f64_math_on_vectors(fn, n):
     close(got, expected, 1e-14)
 
 
+@pytest.mark.parametrize("position", [0, 5, 8, 63])
+def test_f64_exp_of_extreme_values(position):
+    # exp of lanes below -745.2 is set to 0 around libmvec (which computes
+    # such lanes one at a time); subnormal results, overflow and NaN still
+    # go through it. One extreme value among ordinary ones, at several
+    # lanes of a register, then every value at once.
+    extremes = [-1e10, -np.inf, -800.0, -745.3, -745.1, -720.0, -708.5,
+                -708.0, 709.7, 710.0, 1e10, np.inf, np.nan]
+    f = jit(lambda a: np.exp(a))
+    with np.errstate(over="ignore"):
+        for value in extremes:
+            x = np.linspace(-3.0, 3.0, 64)
+            x[position] = value
+            np.testing.assert_allclose(f(x), np.exp(x), rtol=1e-14, atol=0)
+        x = np.resize(np.array(extremes), 64)
+        np.testing.assert_allclose(f(x), np.exp(x), rtol=1e-14, atol=0)
+
+
 def test_buffers_are_reused_across_calls():
     # Intermediate buffers (here [600 x 600] float32, 1.4 MiB) go back to
     # the runtime's cache and serve the next call.

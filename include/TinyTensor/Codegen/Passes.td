@@ -237,6 +237,12 @@ def TTCPUVectorMath : Pass<"tt-cpu-vector-math", "ModuleOp"> {
     `libmvec.so.1` loaded (the Python runtime loads it; for mlir-runner add
     it to `-shared-libs`). Only for x86 targets with 256-bit vectors or
     wider.
+
+    libmvec computes the lanes outside a function's fast range one at a
+    time, through the scalar function and errno (ten times slower for the
+    register). For `exp` a register with a lane below -708 (a masked
+    softmax's -1e10 scores) takes a branch that gives the lanes below
+    -745.2, whose result is exactly 0, their 0 without the call.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
@@ -245,6 +251,7 @@ def TTCPUVectorMath : Pass<"tt-cpu-vector-math", "ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

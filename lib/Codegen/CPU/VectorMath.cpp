@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -81,18 +82,52 @@ struct CPUVectorMathPass
       Location loc = op->getLoc();
       Value input = op->getOperand(0);
       auto type = cast<VectorType>(input.getType());
-      Value result = arith::ConstantOp::create(
-          b, loc, type, DenseElementsAttr::get(type, b.getF64FloatAttr(0.0)));
-      for (int64_t offset = 0; offset < type.getNumElements();
-           offset += lanes) {
-        Value chunk = vector::ExtractStridedSliceOp::create(
-            b, loc, input, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{lanes},
-            ArrayRef<int64_t>{1});
-        Value value = func::CallOp::create(b, loc, callee, ValueRange{chunk})
-                          .getResult(0);
-        result = vector::InsertStridedSliceOp::create(b, loc, value, result,
-                                                      ArrayRef<int64_t>{offset},
-                                                      ArrayRef<int64_t>{1});
+      auto splat = [&](OpBuilder &b, double value) -> Value {
+        return arith::ConstantOp::create(
+            b, loc, type,
+            DenseElementsAttr::get(type, b.getF64FloatAttr(value)));
+      };
+      // One call per register.
+      auto calls = [&](OpBuilder &b, Value input) {
+        Value result = splat(b, 0.0);
+        for (int64_t offset = 0; offset < type.getNumElements();
+             offset += lanes) {
+          Value chunk = vector::ExtractStridedSliceOp::create(
+              b, loc, input, ArrayRef<int64_t>{offset},
+              ArrayRef<int64_t>{lanes}, ArrayRef<int64_t>{1});
+          Value value = func::CallOp::create(b, loc, callee, ValueRange{chunk})
+                            .getResult(0);
+          result = vector::InsertStridedSliceOp::create(
+              b, loc, value, result, ArrayRef<int64_t>{offset},
+              ArrayRef<int64_t>{1});
+        }
+        return result;
+      };
+      Value result;
+      if (isa<math::ExpOp>(op)) {
+        // Lanes below -708 (or NaN) leave libmvec's fast path; those below
+        // -745.2 are exactly 0 and are not passed to it.
+        Value low = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ULT,
+                                          input, splat(b, -708.0));
+        Value any = vector::ReductionOp::create(
+            b, loc, vector::CombiningKind::OR, low);
+        auto branch = scf::IfOp::create(
+            b, loc, any,
+            [&](OpBuilder &b, Location loc) {
+              Value zero = arith::CmpFOp::create(
+                  b, loc, arith::CmpFPredicate::OLT, input, splat(b, -745.2));
+              Value safe = arith::SelectOp::create(b, loc, zero,
+                                                   splat(b, 0.0), input);
+              Value value = arith::SelectOp::create(
+                  b, loc, zero, splat(b, 0.0), calls(b, safe));
+              scf::YieldOp::create(b, loc, value);
+            },
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(b, loc, calls(b, input));
+            });
+        result = branch.getResult(0);
+      } else {
+        result = calls(b, input);
       }
       op->getResult(0).replaceAllUsesWith(result);
       op->erase();

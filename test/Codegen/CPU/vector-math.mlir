@@ -9,7 +9,18 @@
 // AVX512-DAG:   func.func private @_ZGVeN8v_exp(vector<8xf64>) -> vector<8xf64>
 // AVX512-LABEL: func.func @f
 // AVX512-COUNT-2: call @_ZGVeN8v_tanh
-// AVX512:         call @_ZGVeN8v_exp
+// exp: a register with a lane below -708 (or NaN) takes a branch that
+// gives the lanes below -745.2 their 0 without passing them to libmvec.
+// AVX512:         %[[LOW:.*]] = arith.cmpf ult, %[[B:.*]], %{{.*}} : vector<8xf64>
+// AVX512:         %[[ANY:.*]] = vector.reduction <or>, %[[LOW]] : vector<8xi1> into i1
+// AVX512:         scf.if %[[ANY]] -> (vector<8xf64>) {
+// AVX512:           %[[ZERO:.*]] = arith.cmpf olt, %[[B]], %{{.*}} : vector<8xf64>
+// AVX512:           %[[SAFE:.*]] = arith.select %[[ZERO]], %{{.*}}, %[[B]]
+// AVX512:           call @_ZGVeN8v_exp
+// AVX512:           arith.select %[[ZERO]]
+// AVX512:         } else {
+// AVX512:           call @_ZGVeN8v_exp
+// AVX512:         }
 // AVX512:         math.log {{.*}} : vector<3xf64>
 // AVX512:         math.tanh {{.*}} : vector<16xf32>
 // AVX512:         math.sin {{.*}} : vector<8xf64>
