@@ -86,3 +86,22 @@ def test_flatten_takes_the_dynamic_size():
 def test_outputs_may_be_left_out_only_with_one_symbol():
     with pytest.raises(ValueError, match="one symbol"):
         DynamicDims({(0, 0): "a", (0, 1): "b"})
+
+
+def test_heads_joined_along_the_static_axis():
+    """Attention-style heads of a dynamic number of rows joined with
+    np.hstack: a concatenation whose other dimension is dynamic."""
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((12, 7))
+
+    def f(x):
+        heads = np.split(x, 3, axis=-1)
+        joined = np.hstack([np.tanh(h) for h in reversed(heads)])
+        return joined, joined @ w
+
+    compiled = jit(f).compile_dynamic((np.ones((5, 12)),), BATCH)
+    assert "tensor<?x12xf64>" in str(compiled.module)
+    for n in (1, 2, 9, 130):
+        x = rng.standard_normal((n, 12))
+        for got, want in zip(compiled.run(x), f(x)):
+            np.testing.assert_allclose(got, want, rtol=1e-13)

@@ -1352,19 +1352,36 @@ struct ConcatLowering : public RankedLowering<ConcatOp> {
               RankedTensorType type) const override {
     Location loc = op.getLoc();
     int64_t rank = type.getRank(), axis = op.getAxis();
-    Value result = emptyTensor(b, loc, type);
+    ValueRange inputs = adaptor.getInputs();
+    // A dynamic dimension (never the axis) has input #0's size; the others
+    // must have it too.
+    for (auto [idx, input] : llvm::enumerate(inputs.drop_front()))
+      for (int64_t d = 0; d < rank; ++d)
+        if (type.isDynamicDim(d))
+          assertSameSize(b, loc, dimSize(b, loc, inputs.front(), d),
+                         dimSize(b, loc, input, d),
+                         "tt.concat: input #" + Twine(idx + 1) +
+                             " dimension " + Twine(d) +
+                             " does not match input #0");
+    Value result = emptyTensor(
+        b, loc, type, dynamicSizes(b, loc, type, [&](int64_t d) {
+          return dimSize(b, loc, inputs.front(), d);
+        }));
     int64_t offset = 0;
-    for (Value input : adaptor.getInputs()) {
+    for (Value input : inputs) {
       auto it = cast<RankedTensorType>(input.getType());
       // An empty input adds nothing (and its offset may be one past the
       // end, which tensor.insert_slice rejects).
-      if (it.getNumElements() == 0)
+      if (it.getDimSize(axis) == 0 ||
+          llvm::is_contained(it.getShape(), int64_t(0)))
         continue;
-      SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
-      offsets[axis] = offset;
-      result = tensor::InsertSliceOp::create(
-          b, loc, input, result, ValueRange{}, ValueRange{}, ValueRange{},
-          offsets, it.getShape(), strides);
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+          sizes, strides(rank, b.getIndexAttr(1));
+      offsets[axis] = b.getIndexAttr(offset);
+      for (int64_t d = 0; d < rank; ++d)
+        sizes.push_back(dimSize(b, loc, input, d));
+      result = tensor::InsertSliceOp::create(b, loc, input, result, offsets,
+                                             sizes, strides);
       offset += it.getDimSize(axis);
     }
     return result;
@@ -1411,10 +1428,8 @@ struct GatherLowering : public RankedLowering<GatherOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = builder.getContext();
     Value table = adaptor.getTable(), indices = adaptor.getIndices();
-    auto tableType = cast<RankedTensorType>(table.getType());
     int64_t rank = type.getRank();
     int64_t indexRank = cast<RankedTensorType>(indices.getType()).getRank();
-    int64_t rows = tableType.getDimSize(0);
 
     SmallVector<AffineExpr> indexExprs;
     for (int64_t d = 0; d < indexRank; ++d)
@@ -1424,11 +1439,17 @@ struct GatherLowering : public RankedLowering<GatherOp> {
         AffineMap::getMultiDimIdentityMap(rank, ctx)};
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
-    // Only the indices' dimensions can be dynamic (the table is static).
+    // The result's sizes: the indices' dimensions, then the table's
+    // trailing ones.
     Value init = emptyTensor(builder, loc, type,
                              dynamicSizes(builder, loc, type, [&](int64_t d) {
-                               return dimSize(builder, loc, indices, d);
+                               return d < indexRank
+                                          ? dimSize(builder, loc, indices, d)
+                                          : dimSize(builder, loc, table,
+                                                    d - indexRank + 1);
                              }));
+    // The table's row count: a constant in the body, or its tensor.dim.
+    OpFoldResult rows = dimSize(builder, loc, table, 0);
     auto generic = linalg::GenericOp::create(
         builder, loc, type, indices, init, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
@@ -1437,8 +1458,15 @@ struct GatherLowering : public RankedLowering<GatherOp> {
           Value id =
               arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
           Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value n = arith::ConstantIndexOp::create(b, l, rows);
-          Value last = arith::ConstantIndexOp::create(b, l, rows - 1);
+          Value n, last;
+          if (std::optional<int64_t> count = getConstantIntValue(rows)) {
+            n = arith::ConstantIndexOp::create(b, l, *count);
+            last = arith::ConstantIndexOp::create(b, l, *count - 1);
+          } else {
+            n = cast<Value>(rows);
+            last = arith::SubIOp::create(
+                b, l, n, arith::ConstantIndexOp::create(b, l, 1));
+          }
           Value negative =
               arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, id, zero);
           Value wrapped = arith::AddIOp::create(b, l, id, n);

@@ -120,3 +120,39 @@ func.func @slice_whole(%x: tensor<?x3xf32>) -> tensor<?x2xf32> {
   %0 = tt.slice %x starts = [0, 1] sizes = [-1, 2] strides = [1, 1] : tensor<?x3xf32> -> tensor<?x2xf32>
   return %0 : tensor<?x2xf32>
 }
+
+// -----
+
+// A concatenation of inputs with a dynamic number of rows: the rows of
+// input #1 are checked against input #0's, the result takes input #0's,
+// and each input is inserted with its run-time size.
+// CHECK-LABEL: func.func @concat_dynamic_rows
+// CHECK-SAME:    (%[[A:.*]]: tensor<?x3xf32>, %[[B:.*]]: tensor<?x2xf32>)
+// CHECK:         %[[NA:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x3xf32>
+// CHECK:         %[[NB:.*]] = tensor.dim %[[B]], %{{.*}} : tensor<?x2xf32>
+// CHECK:         %[[EQ:.*]] = arith.cmpi eq, %[[NA]], %[[NB]] : index
+// CHECK:         cf.assert %[[EQ]], "tt.concat: input #1 dimension 0 does not match input #0"
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x5xf32>
+// CHECK:         %[[I0:.*]] = tensor.insert_slice %[[A]] into %[[E]][0, 0] [%{{.*}}, 3] [1, 1] : tensor<?x3xf32> into tensor<?x5xf32>
+// CHECK:         tensor.insert_slice %[[B]] into %[[I0]][0, 3] [%{{.*}}, 2] [1, 1] : tensor<?x2xf32> into tensor<?x5xf32>
+func.func @concat_dynamic_rows(%a: tensor<?x3xf32>, %b: tensor<?x2xf32>) -> tensor<?x5xf32> {
+  %0 = tt.concat %a, %b axis = 1 : (tensor<?x3xf32>, tensor<?x2xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+// -----
+
+// A gather from a table with a dynamic number of rows clamps to its
+// run-time size.
+// CHECK-LABEL: func.func @gather_dynamic_table
+// CHECK-SAME:    (%[[T:.*]]: tensor<?x3xf32>, %[[I:.*]]: tensor<1xi32>)
+// CHECK:         %[[N:.*]] = tensor.dim %[[T]], %{{.*}} : tensor<?x3xf32>
+// CHECK:         linalg.generic
+// CHECK-DAG:       %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK-DAG:       arith.addi %{{.*}}, %[[N]] : index
+// CHECK:           arith.minsi %{{.*}}, %[[LAST]] : index
+// CHECK:           tensor.extract %[[T]]
+func.func @gather_dynamic_table(%t: tensor<?x3xf32>, %i: tensor<1xi32>) -> tensor<1x3xf32> {
+  %0 = tt.gather %t[%i] : (tensor<?x3xf32>, tensor<1xi32>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}

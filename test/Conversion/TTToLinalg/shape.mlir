@@ -217,3 +217,4 @@ func.func @concat_empty_inputs(%b: tensor<2x3xf32>, %a: tensor<0x3xf32>) -> tens
   %0 = tt.concat %b, %a, %a axis = 0 : (tensor<2x3xf32>, tensor<0x3xf32>, tensor<0x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+

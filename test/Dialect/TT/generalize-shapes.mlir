@@ -70,11 +70,34 @@ func.func @forward(%x: tensor<4x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// Ops whose attributes spell out sizes take only static shapes.
-func.func @forward(%x: tensor<4x3xf32>) -> tensor<4x6xf32> {
-  // expected-error @+1 {{input #0 has dynamic dimensions ('tensor<?x3xf32>'); this op takes only static shapes}}
+// A concatenation along another dimension keeps the dynamic one (the heads
+// of an attention joined with np.hstack); a gather may read a table whose
+// rows are dynamic (a row of the logits).
+// CHECK-LABEL: func.func @forward
+// CHECK:         tt.concat %{{.*}}, %{{.*}} axis = 1 : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x6xf32>
+// CHECK:         tt.gather %{{.*}}[%{{.*}}] : (tensor<?x6xf32>, tensor<1xi32>) -> tensor<1x6xf32>
+func.func @forward(%x: tensor<4x3xf32>, %i: tensor<1xi32>) -> tensor<1x6xf32> {
   %0 = tt.concat %x, %x axis = 1 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x6xf32>
-  return %0 : tensor<4x6xf32>
+  %1 = tt.gather %0[%i] : (tensor<4x6xf32>, tensor<1xi32>) -> tensor<1x6xf32>
+  return %1 : tensor<1x6xf32>
+}
+
+// -----
+
+// The sizes along a concatenation's axis are static.
+func.func @forward(%x: tensor<4x3xf32>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{input #0 has a dynamic size along the concatenation axis 0 (it must be static)}}
+  %0 = tt.concat %x, %x axis = 0 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+// Ops whose attributes spell out sizes take only static shapes.
+func.func @forward(%x: tensor<4x3xf32>) -> tensor<2x4x3xf32> {
+  // expected-error @+1 {{the broadcast tensor has dynamic dimensions ('tensor<?x3xf32>'); this op takes only static shapes}}
+  %0 = tt.broadcast_to %x [2, 4, 3] : tensor<4x3xf32> -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
 }
 
 // -----

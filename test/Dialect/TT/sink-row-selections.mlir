@@ -112,3 +112,23 @@ func.func @same_rows_twice(%x: tensor<6x2xf32>, %i: tensor<1xi32>) -> (tensor<1x
   %1 = tt.gather %t[%i] : (tensor<6x2xf32>, tensor<1xi32>) -> tensor<1x2xf32>
   return %0, %1 : tensor<1x2xf32>, tensor<1x2xf32>
 }
+
+// -----
+
+// A dynamic number of rows (a sequence of any length): one row moves up,
+// two stay where they are.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x8xf32>, %[[W:.*]]: tensor<8x4xf32>, %[[I:.*]]: tensor<1xi32>, %[[J:.*]]: tensor<2xi32>)
+// CHECK:         %[[ROW:.*]] = tt.gather %[[X]][%[[I]]] : (tensor<?x8xf32>, tensor<1xi32>) -> tensor<1x8xf32>
+// CHECK:         %[[T1:.*]] = tt.tanh %[[ROW]] : tensor<1x8xf32>
+// CHECK:         tt.matmul %[[T1]], %[[W]] : (tensor<1x8xf32>, tensor<8x4xf32>) -> tensor<1x4xf32>
+// CHECK:         %[[E:.*]] = tt.exp %[[X]] : tensor<?x8xf32>
+// CHECK:         tt.gather %[[E]][%[[J]]] : (tensor<?x8xf32>, tensor<2xi32>) -> tensor<2x8xf32>
+func.func @dynamic_rows(%x: tensor<?x8xf32>, %w: tensor<8x4xf32>, %i: tensor<1xi32>, %j: tensor<2xi32>) -> (tensor<1x4xf32>, tensor<2x8xf32>) {
+  %t = tt.tanh %x : tensor<?x8xf32>
+  %p = tt.matmul %t, %w : (tensor<?x8xf32>, tensor<8x4xf32>) -> tensor<?x4xf32>
+  %0 = tt.gather %p[%i] : (tensor<?x4xf32>, tensor<1xi32>) -> tensor<1x4xf32>
+  %e = tt.exp %x : tensor<?x8xf32>
+  %1 = tt.gather %e[%j] : (tensor<?x8xf32>, tensor<2xi32>) -> tensor<2x8xf32>
+  return %0, %1 : tensor<1x4xf32>, tensor<2x8xf32>
+}

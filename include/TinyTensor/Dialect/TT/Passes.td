@@ -71,8 +71,10 @@ def TTSinkRowSelections : Pass<"tt-sink-row-selections"> {
     other uses: `logits[-1]` of a language model's `layer_norm(x) @ w.T`
     computes one row of the layer norm and of the product.
 
-    Shapes must be static. A gather that selects at least as many rows as
-    there are is left in place.
+    A gather that selects at least as many rows as there are is left in
+    place; of a dynamic number of rows, a gather of one row moves (one is
+    never more than there are) and a gather of more stays. A slice moves
+    only through static shapes.
 
     Example: `tiny-opt --tt-sink-row-selections`.
   }];
@@ -102,7 +104,8 @@ def TTGeneralizeShapes : Pass<"tt-generalize-shapes", "ModuleOp"> {
     dimension or sends dynamic dimensions to two places, a slice that
     takes part of a dynamic dimension (one that takes all of it gets the
     size -1), and an op that takes only static shapes (broadcast_to,
-    concat, windows, cumsum, sort) reached by a dynamic dimension. Ops other than `tt` ops
+    windows, cumsum, sort; concat along a dynamic dimension) reached by a
+    dynamic dimension. Ops other than `tt` ops
     and `func.return` are refused too.
 
     Example: `tiny-opt --tt-generalize-shapes="function=forward dims=0:0"`

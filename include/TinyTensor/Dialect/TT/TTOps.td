@@ -751,15 +751,17 @@ def TT_ConcatOp : TT_Op<"concat"> {
   let summary = "concatenate along an axis";
   let description = [{
     Joins one or more tensors of the same rank and element type along
-    `axis`; all other dimensions must agree (`np.concatenate`).
+    `axis`; all other dimensions must agree (`np.concatenate`). The sizes
+    along `axis` are static; another dimension may be dynamic in every
+    input (checked equal at run time).
 
     ```mlir
     %0 = tt.concat %a, %b axis = 1
         : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
     ```
   }];
-  let arguments = (ins Variadic<TT_StaticAnyTensor>:$inputs, I64Attr:$axis);
-  let results = (outs TT_StaticAnyTensor:$result);
+  let arguments = (ins Variadic<TT_AnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs TT_AnyTensor:$result);
   let assemblyFormat = [{
     $inputs `axis` `=` $axis attr-dict `:` functional-type($inputs, results)
   }];
@@ -802,13 +804,14 @@ def TT_GatherOp : TT_Op<"gather"> {
     `indices`,
     as NumPy's `table[indices]`: the result shape is the indices' shape
     followed by the table's trailing dimensions. Negative indices count from
-    the end; indices outside `[-n, n)` are clamped.
+    the end; indices outside `[-n, n)` are clamped. Any dimension may be
+    dynamic.
 
     ```mlir
     %0 = tt.gather %wte[%ids] : (tensor<50x8xf32>, tensor<4xi32>) -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins TT_StaticAnyTensor:$table, TT_IndexTensor:$indices);
+  let arguments = (ins TT_AnyTensor:$table, TT_IndexTensor:$indices);
   let results = (outs TT_AnyTensor:$result);
   let assemblyFormat = [{
     $table `[` $indices `]` attr-dict `:` functional-type(operands, results)

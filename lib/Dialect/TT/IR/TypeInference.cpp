@@ -35,6 +35,11 @@ private:
   std::optional<InFlightDiagnostic> diag;
 };
 
+/// A dimension's size for a message: the number, or `?`.
+std::string dimText(int64_t size) {
+  return ShapedType::isDynamic(size) ? "?" : std::to_string(size);
+}
+
 std::string formatShape(ArrayRef<int64_t> shape) {
   std::string s = "[";
   llvm::raw_string_ostream os(s);
@@ -422,12 +427,11 @@ FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,
       }))
     return Type(UnrankedTensorType::get(et));
   int64_t rank = first.getRank();
-  for (auto [idx, t] : llvm::enumerate(inputs))
-    if (failed(requireStatic(loc, t, "input #" + std::to_string(idx))))
-      return failure();
   if (axis < 0 || axis >= rank)
     return OptionalError(loc)
            << "axis " << axis << " is out of range for inputs of rank " << rank;
+  // Other dimensions may be dynamic (`?` against `?`, checked equal at run
+  // time by the lowering); the concatenation axis is static.
   Shape shape(first.getShape());
   shape[axis] = 0;
   for (auto [idx, t] : llvm::enumerate(inputs)) {
@@ -436,14 +440,22 @@ FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,
       return OptionalError(loc)
              << "rank mismatch: input #" << idx << " has rank "
              << type.getRank() << " but input #0 has rank " << rank;
+    if (type.isDynamicDim(axis))
+      return OptionalError(loc)
+             << "input #" << idx << " has a dynamic size along the "
+             << "concatenation axis " << axis << " (it must be static)";
     for (int64_t d = 0; d < rank; ++d) {
       if (d == axis)
         continue;
       if (type.getDimSize(d) != shape[d])
         return OptionalError(loc)
                << "input #" << idx << " dimension " << d << " is "
-               << type.getDimSize(d) << " but input #0 has " << shape[d]
-               << " (only the concatenation axis " << axis << " may differ)";
+               << dimText(type.getDimSize(d)) << " but input #0 has "
+               << dimText(shape[d]) << " (only the concatenation axis "
+               << axis << " may differ"
+               << (type.isDynamicDim(d) || ShapedType::isDynamic(shape[d])
+                       ? "; a dynamic size meets only dynamic sizes)"
+                       : ")");
     }
     shape[axis] += type.getDimSize(axis);
   }
@@ -499,8 +511,6 @@ FailureOr<Type> mlir::tt::inferGatherType(std::optional<Location> loc,
     return Type(UnrankedTensorType::get(tt.getElementType()));
   if (tt.getRank() == 0)
     return OptionalError(loc) << "cannot gather from a rank-0 table";
-  if (failed(requireStatic(loc, table, "the table")))
-    return failure();
   Shape shape(it.getShape());
   llvm::append_range(shape, tt.getShape().drop_front());
   return Type(RankedTensorType::get(shape, tt.getElementType()));

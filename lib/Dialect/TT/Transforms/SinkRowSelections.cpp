@@ -31,6 +31,13 @@ RankedTensorType staticType(Value value) {
   return type && type.hasStaticShape() && type.getRank() > 0 ? type : nullptr;
 }
 
+/// The type of `value` if it is ranked with at least one dimension (the
+/// rows), whose size may be dynamic.
+RankedTensorType rowsType(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.getRank() > 0 ? type : nullptr;
+}
+
 /// A selection of rows of a value: which rows, and how to take the same
 /// rows of another value with as many rows.
 class RowSelection {
@@ -41,7 +48,8 @@ public:
   static std::optional<RowSelection> of(Operation *op) {
     if (auto gather = dyn_cast<GatherOp>(op)) {
       auto indices = dyn_cast<RankedTensorType>(gather.getIndices().getType());
-      if (!indices || indices.getRank() != 1 || !indices.hasStaticShape())
+      if (!indices || indices.getRank() != 1 || !indices.hasStaticShape() ||
+          !rowsType(gather.getTable()))
         return std::nullopt;
       return RowSelection(op, indices.getDimSize(0));
     }
@@ -128,14 +136,17 @@ std::optional<ArrayRef<int64_t>> reductionAxes(Operation *op) {
 /// each from the same rows of some operands), whether the selection must
 /// be applied to it (true) or it is used as it is (false); failure when
 /// `op` does not compute row by row.
+///
+/// Row counts are compared as types give them: a dynamic count meets only
+/// dynamic counts, which the ops below require to be equal at run time.
 FailureOr<SmallVector<bool>> rowOperands(Operation *op, int64_t rows) {
   auto rowsOf = [&](Value value) -> std::optional<int64_t> {
-    RankedTensorType type = staticType(value);
+    RankedTensorType type = rowsType(value);
     if (!type)
       return std::nullopt;
     return type.getDimSize(0);
   };
-  auto result = staticType(op->getResult(0));
+  auto result = rowsType(op->getResult(0));
   if (!result)
     return failure();
   int64_t rank = result.getRank();
@@ -145,7 +156,7 @@ FailureOr<SmallVector<bool>> rowOperands(Operation *op, int64_t rows) {
     // the same for every row.
     for (Value operand : op->getOperands()) {
       auto type = dyn_cast<RankedTensorType>(operand.getType());
-      if (!type || !type.hasStaticShape())
+      if (!type)
         return failure();
       if (type.getRank() < rank || type.getDimSize(0) == 1) {
         select.push_back(false);
@@ -170,8 +181,8 @@ FailureOr<SmallVector<bool>> rowOperands(Operation *op, int64_t rows) {
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     // Rows of a matrix product are rows of the left matrix (a stack of
     // matrices has batches first).
-    auto lhs = staticType(matmul.getLhs());
-    auto rhs = staticType(matmul.getRhs());
+    auto lhs = rowsType(matmul.getLhs());
+    auto rhs = rowsType(matmul.getRhs());
     if (!lhs || !rhs || lhs.getRank() != 2 || rhs.getRank() > 2)
       return failure();
     return SmallVector<bool>{true, false};
@@ -208,12 +219,15 @@ struct SinkRowSelection : public RewritePattern {
       return failure();
     Value source = selection->source();
     Operation *producer = source.getDefiningOp();
-    RankedTensorType sourceType = staticType(source);
+    RankedTensorType sourceType = rowsType(source);
     if (!producer || producer->getNumResults() != 1 ||
         !isa_and_present<TTDialect>(producer->getDialect()) || !sourceType)
       return rewriter.notifyMatchFailure(root, "not a tt op's only result");
+    // Of a dynamic number of rows, one is always fewer (a gather of more
+    // could select more rows than there are).
     int64_t rows = sourceType.getDimSize(0);
-    if (selection->rows() >= rows)
+    if (ShapedType::isDynamic(rows) ? selection->rows() > 1
+                                    : selection->rows() >= rows)
       return rewriter.notifyMatchFailure(root, "selects every row or more");
     // The selected op goes where the first selection was: the indices of
     // a gather may be computed after the producer.
