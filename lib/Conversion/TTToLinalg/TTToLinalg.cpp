@@ -1421,6 +1421,31 @@ struct WindowsLowering : public RankedLowering<WindowsOp> {
   }
 };
 
+/// tt.iota: a linalg.generic writing its index, sized by `like`.
+struct IotaLowering : public RankedLowering<IotaOp> {
+  using RankedLowering::RankedLowering;
+  Value lower(IotaOp op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    Location loc = op.getLoc();
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    Value init =
+        emptyTensor(b, loc, type, dynamicSizes(b, loc, type, [&](int64_t) {
+                      return dimSize(b, loc, adaptor.getLike(), dim);
+                    }));
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{b.getMultiDimIdentityMap(1)},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+        [&](OpBuilder &nb, Location nloc, ValueRange) {
+          Value index = linalg::IndexOp::create(nb, nloc, 0);
+          Value value = arith::IndexCastOp::create(
+              nb, nloc, type.getElementType(), index);
+          linalg::YieldOp::create(nb, nloc, value);
+        });
+    return generic.getResult(0);
+  }
+};
+
 struct GatherLowering : public RankedLowering<GatherOp> {
   using RankedLowering::RankedLowering;
   Value lower(GatherOp op, OpAdaptor adaptor, OpBuilder &builder,
@@ -1565,6 +1590,7 @@ void mlir::tt::populateTTToLinalgPatterns(RewritePatternSet &patterns) {
                ElementwiseLowering<RoundOp>, ElementwiseLowering<Log1pOp>,
                ElementwiseLowering<Expm1Op>, ElementwiseLowering<Exp2Op>,
                ElementwiseLowering<Log2Op>, MatmulLowering, TransposeLowering,
-               ReshapeLowering, SliceLowering, ConcatLowering, GatherLowering>(
+               ReshapeLowering, SliceLowering, ConcatLowering, GatherLowering,
+               IotaLowering>(
       patterns.getContext());
 }

@@ -156,3 +156,19 @@ func.func @gather_dynamic_table(%t: tensor<?x3xf32>, %i: tensor<1xi32>) -> tenso
   %0 = tt.gather %t[%i] : (tensor<?x3xf32>, tensor<1xi32>) -> tensor<1x3xf32>
   return %0 : tensor<1x3xf32>
 }
+
+// -----
+
+// tt.iota: the index of a linalg.generic, as many as the dimension's
+// run-time size.
+// CHECK-LABEL: func.func @iota_of_a_dynamic_dimension
+// CHECK:         %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x3xf32>
+// CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xi32>
+// CHECK:         linalg.generic {{.*}} outs(%[[E]] : tensor<?xi32>)
+// CHECK:           %[[I:.*]] = linalg.index 0 : index
+// CHECK:           %[[V:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK:           linalg.yield %[[V]] : i32
+func.func @iota_of_a_dynamic_dimension(%x: tensor<?x3xf32>) -> tensor<?xi32> {
+  %0 = tt.iota %x dim = 0 : tensor<?x3xf32> -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}

@@ -708,3 +708,12 @@ func.func @constant_scalar_attribute_custom_form() {
   %0 = tt.constant 1.0 : f32
   return
 }
+
+// -----
+
+func.func @iota_dimension_out_of_range(%x: tensor<4x3xf32>) -> tensor<4xi32> {
+  // expected-error @+2 {{iota: dimension 2 is out of range for 'tensor<4x3xf32>'}}
+  // expected-error @+1 {{'tt.iota' op failed to infer returned types}}
+  %0 = tt.iota %x dim = 2 : tensor<4x3xf32> -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

@@ -441,3 +441,13 @@ func.func @reshape_inferred(%a: tensor<4x2x3xf32>, %b: tensor<?x2x3xf32>) {
   %1 = tt.reshape %b [-1, 6] : tensor<?x2x3xf32> -> tensor<?x6xf32>
   return
 }
+
+// The indices of a dimension, static or dynamic.
+// CHECK-LABEL: func.func @iota
+// CHECK: tt.iota %arg0 dim = 0 : tensor<?x3xf32> -> tensor<?xi32>
+// CHECK: tt.iota %arg0 dim = 1 : tensor<?x3xf32> -> tensor<3xi32>
+func.func @iota(%x: tensor<?x3xf32>) {
+  %0 = tt.iota %x dim = 0 : tensor<?x3xf32> -> tensor<?xi32>
+  %1 = tt.iota %x dim = 1 : tensor<?x3xf32> -> tensor<3xi32>
+  return
+}

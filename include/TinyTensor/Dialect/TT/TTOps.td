@@ -818,4 +818,24 @@ def TT_GatherOp : TT_Op<"gather"> {
   }];
 }
 
+def TT_IotaOp : TT_Op<"iota"> {
+  let summary = "the indices of a dimension (np.arange(x.shape[dim]))";
+  let description = [{
+    The `i32` values 0, 1, ..., n - 1, where n is the size of dimension
+    `dim` of `like`, which may be dynamic; only that size of `like` is
+    read. It is how a tensor sized by a dynamic dimension is made: the
+    positions `range(len(ids))` of a sequence of any length, or the rows
+    and columns that a causal mask compares.
+
+    ```mlir
+    %0 = tt.iota %ids dim = 0 : tensor<?xi32> -> tensor<?xi32>
+    ```
+  }];
+  let arguments = (ins TT_AnyTensor:$like, I64Attr:$dim);
+  let results = (outs TT_IndexTensor:$result);
+  let assemblyFormat = [{
+    $like `dim` `=` $dim attr-dict `:` type($like) `->` type($result)
+  }];
+}
+
 #endif // TINYTENSOR_DIALECT_TT_TTOPS_TD

@@ -82,6 +82,10 @@ FailureOr<Type> inferWindowsType(std::optional<Location> loc, Type input,
                                  ArrayRef<int64_t> strides,
                                  ArrayRef<int64_t> dilations);
 
+/// tt.iota: `[like.dim(dim)]` of i32 (dynamic where that size is).
+FailureOr<Type> inferIotaType(std::optional<Location> loc, Type like,
+                              int64_t dim);
+
 FailureOr<Type> inferGatherType(std::optional<Location> loc, Type table,
                                 Type indices);
 

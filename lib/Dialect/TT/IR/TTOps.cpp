@@ -173,6 +173,16 @@ LogicalResult WindowsOp::inferReturnTypes(MLIRContext *,
                       results);
 }
 
+LogicalResult IotaOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  return pushInferred(
+      inferIotaType(loc, adaptor.getLike().getType(),
+                    static_cast<int64_t>(adaptor.getDim())),
+      results);
+}
+
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,

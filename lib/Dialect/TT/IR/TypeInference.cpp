@@ -504,6 +504,18 @@ FailureOr<Type> mlir::tt::inferWindowsType(std::optional<Location> loc,
   return Type(RankedTensorType::get(shape, type.getElementType()));
 }
 
+FailureOr<Type> mlir::tt::inferIotaType(std::optional<Location> loc,
+                                        Type like, int64_t dim) {
+  auto type = cast<TensorType>(like);
+  Type i32 = IntegerType::get(like.getContext(), 32);
+  if (!type.hasRank())
+    return Type(RankedTensorType::get({ShapedType::kDynamic}, i32));
+  if (dim < 0 || dim >= type.getRank())
+    return OptionalError(loc) << "iota: dimension " << dim
+                              << " is out of range for " << like;
+  return Type(RankedTensorType::get({type.getDimSize(dim)}, i32));
+}
+
 FailureOr<Type> mlir::tt::inferGatherType(std::optional<Location> loc,
                                           Type table, Type indices) {
   auto tt = cast<TensorType>(table), it = cast<TensorType>(indices);
