@@ -11,18 +11,22 @@ one row of the logits is used, the compiler computes only that row of the
 final layer norm and of the [n_embd x n_vocab] product that makes the
 logits (tt-optimize's `sink-row-selections`); NumPy computes them all.
 
-Sequence lengths. Compiled code is specialised for its input shapes, so a
-new length would compile again at every step. Instead the token ids are
-padded to a bucket (a multiple of --bucket tokens) and the logits of the
-last real position are used. This is exact for GPT-2 because the model is
-causal: position i attends only to positions <= i (the causal mask), so
-tokens appended after the real ones cannot change the real positions'
-logits. The position is passed as a 0-d array (`np.array(n - 1)`), a
-value of the compiled code: a Python int would be a static argument, one
-compilation per value. 32 new tokens from a 16-token prompt use two
-buckets (32 and 64), so two compilations; the compile cache
-(TT_CACHE_DIR) keeps them for the next process. The padding costs
-computation on up to bucket-1 extra positions per step.
+Sequence lengths, by default: one compilation for every length. The
+token ids' length is a dynamic dimension (`JitFunction.compile_dynamic`
+with `DynamicDims({(0, 0): "length"})`): the model is traced at the
+prompt's length and at one more, the positions `range(len(inputs))` and
+the causal mask `np.tri(n)` that the unmodified model makes are
+recognised and made from the run-time length (`tt.iota`), and the
+compiled code takes ids of any length. The position whose logits are
+used is passed as a 0-d array (`np.array(n - 1)`), a value of the
+compiled code: a Python int would be a static argument.
+
+With --bucket N, the token ids are instead padded to a multiple of N and
+the logits of the last real position are used: one compilation per
+bucket, each for a static length. This is exact for GPT-2 because the
+model is causal: position i attends only to positions <= i, so tokens
+appended after the real ones cannot change the real positions' logits;
+the padding costs computation on up to N-1 extra positions per step.
 """
 
 import argparse
@@ -62,6 +66,18 @@ def generate(step, ids, params, n_head, n_new, bucket=None):
     return ids[-n_new:]
 
 
+def compile_for_every_length(prompt, params, n_head):
+    """next_token compiled once for token ids of any length (traced with
+    `prompt`): a step function for `generate`."""
+    from tinytensor import jit
+    from tinytensor.shapes import DynamicDims
+
+    compiled = jit(next_token).compile_dynamic(
+        (list(prompt), np.array(len(prompt) - 1), params, n_head),
+        DynamicDims({(0, 0): "length"}))
+    return compiled.run
+
+
 def main():
     from tinytensor import jit
 
@@ -72,8 +88,10 @@ def main():
                         help="prompt length in tokens (default 16)")
     parser.add_argument("--new", type=int, default=32,
                         help="tokens to generate (default 32)")
-    parser.add_argument("--bucket", type=int, default=32,
-                        help="pad sequences to a multiple of this (32)")
+    parser.add_argument("--bucket", type=int, default=0,
+                        help="pad sequences to a multiple of this and "
+                             "compile per bucket (default 0: one "
+                             "compilation for every length)")
     parser.add_argument("--numpy", action="store_true",
                         help="also generate with NumPy and compare")
     args = parser.parse_args()
@@ -84,16 +102,23 @@ def main():
     prompt = np.random.default_rng(1).integers(
         0, config["n_vocab"], args.prompt).tolist()
 
-    compiled = jit(next_token)
     start = time.perf_counter()
-    tokens = generate(compiled, prompt, params, n_head, args.new,
-                      bucket=args.bucket)
+    if args.bucket:
+        step = jit(next_token)
+        tokens = generate(step, prompt, params, n_head, args.new,
+                          bucket=args.bucket)
+        compilations = step.cache_info().misses
+        lengths = f"buckets of {args.bucket}"
+    else:
+        step = compile_for_every_length(prompt, params, n_head)
+        tokens = generate(step, prompt, params, n_head, args.new)
+        compilations = 1
+        lengths = "dynamic length"
     t_tt = time.perf_counter() - start
-    info = compiled.cache_info()
     print(f"config: {'124M' if args.big else 'small'}, prompt "
-          f"{args.prompt} tokens, {args.new} new, bucket {args.bucket}")
-    print(f"TinyTensor: {t_tt:.2f} s including {info.misses} "
-          f"compilations ({t_tt / args.new * 1e3:.1f} ms per token)")
+          f"{args.prompt} tokens, {args.new} new, {lengths}")
+    print(f"TinyTensor: {t_tt:.2f} s including {compilations} "
+          f"compilation(s) ({t_tt / args.new * 1e3:.1f} ms per token)")
     if args.numpy:
         start = time.perf_counter()
         expected = generate(next_token, prompt, params, n_head, args.new)

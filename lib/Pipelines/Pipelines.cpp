@@ -76,6 +76,7 @@ static void buildCodegenOnTensors(OpPassManager &pm,
   if (options.vectorize) {
     tt::TTCPUVectorizeOptions vectorize;
     vectorize.masked = options.masked;
+    vectorize.unmaskContractions = options.unmaskContractions;
     vectorize.foldUnitLoops = options.foldUnitLoops;
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUVectorize(vectorize));
   }
@@ -101,12 +102,8 @@ static void buildBufferization(OpPassManager &pm, bool outParams) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  if (outParams) {
-    bufferization::BufferResultsToOutParamsPassOptions options;
-    options.hoistStaticAllocs = true;
-    options.modifyPublicFunctions = true;
-    pm.addPass(bufferization::createBufferResultsToOutParamsPass(options));
-  }
+  if (outParams)
+    pm.addPass(tt::createTTResultsToOutParams());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   // The deallocation pipeline returns views of function arguments (e.g. a

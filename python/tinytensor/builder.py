@@ -234,5 +234,10 @@ class IRBuilder:
             ir.DenseI64ArrayAttr.get(list(strides)),
             ir.DenseI64ArrayAttr.get(list(dilations)))
 
+    def iota(self, like, dim: int) -> ir.Value:
+        return self._build(
+            "iota", tt.iota, like,
+            ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(dim)))
+
     def gather(self, table, indices) -> ir.Value:
         return self._build("gather", tt.gather, table, indices)

@@ -219,13 +219,13 @@ class Compiled:
         with context, ir.Location.unknown():
             module = ir.Module.create()
             start = clock()
-            self._trace(fn, module, context, scope)
             #: The dynamic dimensions (shapes.DynamicDims, a copy: its
             #: outputs are filled in here when left out), or None.
             if dynamic is not None:
                 import copy
                 dynamic = copy.deepcopy(dynamic)
             self.dynamic = dynamic
+            self._trace(fn, module, context, scope)
             if dynamic is not None:
                 traced_types = list(self.input_types)
                 self._generalize(module, dynamic)
@@ -416,6 +416,10 @@ class Compiled:
         try:
             with trace, ir.InsertionPoint(block):
                 args = [Tracer(a) for a in block.arguments]
+                if self.dynamic is not None:
+                    for (i, d) in self.dynamic.inputs:
+                        trace.dynamic_sizes.setdefault(
+                            self.input_types[i].shape[d], (args[i], d))
                 mapping = {id(a): trace.capture(a) for a in scope}
                 pargs, pkwargs = self._build(args)
                 traced = _with_scope(fn, mapping)

@@ -61,6 +61,56 @@ class TraceContext:
         #: become extra results of the compiled function and after every
         #: call `check(*values)` raises if they show an error.
         self.checks: List[tuple] = []
+        #: With dynamic dimensions (JitFunction.compile_dynamic): the
+        #: traced size of each dynamic dimension -> (the input tracer, the
+        #: dimension). A size the program takes from one (`range(len(x))`,
+        #: `np.tri(x.shape[0])`) is recognised by its value and made from
+        #: the input's run-time size instead; the second trace, one larger,
+        #: confirms it (a fixed bound that happens to equal the traced size
+        #: is then refused).
+        self.dynamic_sizes: Dict[int, tuple] = {}
+
+    def dynamic_iota(self, n: int) -> Optional["Tracer"]:
+        """0, 1, ..., n - 1 as int32 made from the run-time size of the
+        dynamic dimension traced with size `n`; None if there is none."""
+        source = self.dynamic_sizes.get(n)
+        if source is None or n < 2:
+            return None
+        tracer, dim = source
+        return Tracer(self.builder.iota(tracer.value, dim))
+
+    def _dynamic_array(self, array: np.ndarray) -> Optional["Tracer"]:
+        """A concrete array sized by dynamic dimensions, made from their
+        run-time sizes when it is one the tracer recognises: `np.arange(n)`
+        and a lower-triangular pattern of two values (`np.tri(n)`, a
+        causal mask `(1 - np.tri(n)) * -1e10`)."""
+        if not self.dynamic_sizes or array.dtype == np.bool_ or \
+                not any(d in self.dynamic_sizes for d in array.shape):
+            return None
+        if array.ndim == 1:
+            n = array.shape[0]
+            if np.array_equal(array, np.arange(n)):
+                iota = self.dynamic_iota(n)
+                return None if iota is None else iota.astype(array.dtype)
+            return None
+        if array.ndim != 2 or array.shape[0] != array.shape[1]:
+            return None
+        n = array.shape[0]
+        below, above = array[0, 0], array[0, 1]
+        lower = np.tri(n, dtype=bool)
+        same = lambda part, value: np.array_equal(  # noqa: E731
+            part.view(np.uint8), np.full(part.shape, value,
+                                         array.dtype).view(np.uint8))
+        if below == above or not same(array[lower], below) or \
+                not same(array[~lower], above):
+            return None
+        iota = self.dynamic_iota(n)
+        if iota is None:
+            return None
+        rows, cols = iota.reshape(n, 1), iota.reshape(1, n)
+        below_t = Tracer(self.builder.constant(np.asarray(below)))
+        above_t = Tracer(self.builder.constant(np.asarray(above)))
+        return _where(cols <= rows, below_t, above_t)
 
     def __enter__(self) -> "TraceContext":
         self._previous = current_trace()
@@ -75,6 +125,10 @@ class TraceContext:
         one per distinct array object."""
         key = id(array)
         if key not in self._captured_ids:
+            made = self._dynamic_array(array)
+            if made is not None:
+                self._captured_ids[key] = made
+                return made
             if array.dtype not in SUPPORTED_DTYPES or self.embed_arrays:
                 resource = None
                 if self.embed_arrays and self.resource_names is not None:
@@ -101,12 +155,21 @@ class TraceContext:
         lo = Tracer(self.builder.reduce("reduce_min", ids.value,
                                         tuple(range(ids.ndim)), False))
 
-        def check(hi, lo):
-            if hi >= n or lo < -n:
-                bad = int(hi) if hi >= n else int(lo)
+        def check(hi, lo, last=None):
+            size = n if last is None else int(last) + 1
+            if hi >= size or lo < -size:
+                bad = int(hi) if hi >= size else int(lo)
                 raise IndexError(f"index {bad} is out of bounds for axis "
-                                 f"{axis} with size {n}")
-        self.checks.append(((hi, lo), check))
+                                 f"{axis} with size {size}")
+        iota = self.dynamic_iota(n)
+        if iota is None:
+            self.checks.append(((hi, lo), check))
+            return
+        # The axis has the run-time size of a dynamic dimension: its last
+        # index is a result too.
+        last = Tracer(self.builder.reduce("reduce_max", iota.value, (0,),
+                                          False))
+        self.checks.append(((hi, lo, last), check))
 
     def check_nonnegative_exponent(self, exponent: "Tracer") -> None:
         """NumPy refuses integer powers with negative exponents: a run-time
@@ -947,16 +1010,21 @@ def _is_index_array(k) -> bool:
     return isinstance(k, (Tracer, list, np.ndarray, range))
 
 
-def _index_array(key, n: int, axis: int = 0) -> Tracer:
+def _index_array(key, n: int, axis: int = 0, wrap: str = "here") -> Tracer:
     """Integer-array indices into an axis of size `n`, as a traced int32
     value with negative indices wrapped. Concrete indices are checked now;
     traced ones at every call (an IndexError from the compiled code) unless
-    the trace's index checks are off."""
+    the trace's index checks are off. With `wrap="gather"` (the indices go
+    straight to a tt.gather, which wraps them itself) negative indices into
+    a dynamic axis are left to it."""
     if isinstance(key, Tracer):
         if key.dtype.kind not in "iu":
             raise IndexError("arrays used as indices must be of integer type")
         ids = key.astype(np.int32)
         _ctx().check_index(ids, n, axis)
+        if wrap == "gather" and n in _ctx().dynamic_sizes:
+            # tt.gather counts negative indices from the run-time end.
+            return ids
         return _where(ids < 0, ids + np.int32(n), ids)
     array = np.asarray(key)
     if array.dtype == np.bool_:
@@ -1027,9 +1095,16 @@ def _getitem(x: Tracer, key) -> Tracer:
             expanded.append(k)
     expanded.extend([slice(None)] * (x.ndim - builtins.sum(
         1 for k in expanded if k is not None)))
-    # A range is a slice where it can be one (no constant, no gather).
+    # A range is a slice where it can be one (no constant, no gather). A
+    # range as long as a dynamic dimension over a longer static axis
+    # (`wpe[range(len(ids))]`) is gathered by that dimension's indices.
     dim = 0
     for i, k in enumerate(expanded):
+        prefix = _prefix_length(k)
+        if prefix is not None and prefix < x.shape[dim]:
+            iota = _ctx().dynamic_iota(prefix)
+            if iota is not None:
+                expanded[i] = k = iota
         if isinstance(k, range):
             n = x.shape[dim]
             if k.step > 0 and len(k) and 0 <= k.start and k.stop <= n:
@@ -1041,6 +1116,15 @@ def _getitem(x: Tracer, key) -> Tracer:
     if any(_is_index_array(k) for k in expanded):
         return _advanced_index(x, expanded)
     return _basic_index(x, expanded)
+
+
+def _prefix_length(k) -> Optional[int]:
+    """m if the index `k` is `range(m)`, else None. (Only ranges: slices
+    of equal parts, as np.split makes, would too often be as long as a
+    dynamic dimension by chance.)"""
+    if isinstance(k, range) and k.start == 0 and k.step == 1:
+        return len(k)
+    return None
 
 
 def _basic_index(x: Tracer, expanded) -> Tracer:
@@ -1097,7 +1181,9 @@ def _advanced_index(x: Tracer, expanded) -> Tracer:
     positions = [d for d, k in enumerate(expanded) if not isinstance(k, slice)]
     ids = [_index_array(expanded[d] if not isinstance(
         expanded[d], (numbers.Integral, np.integer)) else np.asarray(
-            expanded[d]), y.shape[d], d) for d in positions]
+            expanded[d]), y.shape[d], d,
+        wrap="gather" if len(positions) == 1 else "here")
+        for d in positions]
     try:
         shape = np.broadcast_shapes(*[i.shape for i in ids])
     except ValueError:

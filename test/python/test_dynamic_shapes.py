@@ -105,3 +105,55 @@ def test_heads_joined_along_the_static_axis():
         x = rng.standard_normal((n, 12))
         for got, want in zip(compiled.run(x), f(x)):
             np.testing.assert_allclose(got, want, rtol=1e-13)
+
+
+def test_positions_of_a_dynamic_length_are_made_from_it():
+    """`table[range(len(x))]` (GPT-2's positions) with a dynamic len(x):
+    the range is recognised as the dimension's indices (tt.iota), the
+    second trace confirms it, and every length runs."""
+    table = np.random.default_rng(4).standard_normal((50, 4))
+
+    def f(x, table):
+        return x + table[range(len(x))]
+
+    compiled = jit(f).compile_dynamic((np.ones((6, 4)), table), BATCH)
+    assert "tt.iota" in str(compiled.module)
+    for n in (1, 2, 7, 50):
+        x = np.random.default_rng(n).standard_normal((n, 4))
+        np.testing.assert_allclose(compiled.run(x, table), f(x, table))
+
+
+@pytest.mark.parametrize("offset", [0.0, -1e10])
+def test_causal_mask_of_a_dynamic_length_is_made_from_it(offset):
+    """A lower-triangular mask made with np.tri for the traced length
+    (GPT-2's `(1 - np.tri(n)) * -1e10`) becomes a comparison of indices of
+    the run-time length."""
+    def f(scores):
+        mask = (1 - np.tri(scores.shape[0], dtype=scores.dtype)) * -1e10
+        return scores + mask + offset
+
+    dims = DynamicDims({(0, 0): "n", (0, 1): "n"})
+    compiled = jit(f).compile_dynamic((np.ones((5, 5)),), dims)
+    assert "tt.iota" in str(compiled.module)
+    for n in (1, 2, 3, 33):
+        s = np.random.default_rng(n).standard_normal((n, n))
+        np.testing.assert_array_equal(compiled.run(s), f(s))
+
+
+def test_index_arrays_into_a_dynamic_axis_check_its_run_time_size():
+    """x[i] with a dynamic first axis: negative indices count from the
+    run-time end and out-of-range ones raise IndexError with that size."""
+    def f(x, i):
+        return x[i] * 2.0
+
+    compiled = jit(f).compile_dynamic((np.ones((4, 3)), np.array([1])),
+                                      BATCH)
+    for n in (1, 5, 20):
+        x = np.random.default_rng(n).standard_normal((n, 3))
+        for i in (0, n - 1, -1, -n):
+            np.testing.assert_array_equal(compiled.run(x, np.array([i])),
+                                          f(x, np.array([i])))
+        with pytest.raises(IndexError, match=f"with size {n}"):
+            compiled.run(x, np.array([n]))
+        with pytest.raises(IndexError, match=f"with size {n}"):
+            compiled.run(x, np.array([-n - 1]))

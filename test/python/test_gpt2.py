@@ -168,6 +168,20 @@ def test_generation_compiles_per_bucket_not_per_length():
                                        n_head, 32)
 
 
+def test_generation_compiles_once_for_every_length():
+    """examples/generate.py's default: the token ids' length is dynamic,
+    one compilation serves every step, and the tokens are NumPy's."""
+    import generate
+
+    config, n_head, params = _model("small", seed=6)
+    prompt = np.random.default_rng(3).integers(
+        0, config["n_vocab"], 5).tolist()
+    step = generate.compile_for_every_length(prompt, params, n_head)
+    tokens = generate.generate(step, prompt, params, n_head, 12)
+    assert tokens == generate.generate(generate.next_token, prompt, params,
+                                       n_head, 12)
+
+
 @pytest.mark.parametrize("sink", [True, False])
 def test_generation_step_computes_one_row_of_logits(monkeypatch, sink):
     """next_token uses one row of the logits: the compiled step computes

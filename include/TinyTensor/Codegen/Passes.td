@@ -179,7 +179,11 @@ def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
            "that the maps become projected permutations the vectoriser "
            "takes">,
     Option<"masked", "masked", "bool", /*default=*/"true",
-           "Vectorise tiles of run-time size with masks">
+           "Vectorise tiles of run-time size with masks">,
+    Option<"unmaskContractions", "unmask-contractions", "bool",
+           /*default=*/"true",
+           "Compute matmul register tiles whose rows are masked as whole "
+           "tiles (the masked rows are never stored)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -329,6 +333,22 @@ def TTApproximateMath : Pass<"tt-approximate-math"> {
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::vector::VectorDialect"
   ];
+}
+
+def TTResultsToOutParams : Pass<"tt-results-to-out-params", "ModuleOp"> {
+  let summary = "Results as caller-allocated arguments, where their size "
+                "is known to the caller";
+  let description = [{
+    Upstream's `buffer-results-to-out-params` (allocations of static shape
+    hoisted to the callers, public functions included: the runtime passes
+    the entry function's results), except for private functions with a
+    result of dynamic shape, which keep returning it: their caller cannot
+    allocate it (upstream's `hoist-dynamic-allocs` needs the sizes to be
+    arguments). Those are the functions that `tt-outline-repeated-scopes`
+    makes of a program with dynamic dimensions (GPT-2 blocks over a
+    sequence of any length).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def TTUntieEmptyTensors : Pass<"tt-untie-empty-tensors"> {

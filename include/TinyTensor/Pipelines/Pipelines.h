@@ -99,6 +99,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Vectorise tiles of run-time size with masks (when "
                      "vectorize=true; else they stay scalar loops)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> unmaskContractions{
+      *this, "unmask-contractions",
+      llvm::cl::desc("Compute matmul register tiles whose rows are masked "
+                     "(a run-time row count) as whole tiles, storing only "
+                     "the rows that exist"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Vectorise tiles with MLIR's vector dialect "

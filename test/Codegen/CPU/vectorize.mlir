@@ -1,6 +1,7 @@
 // RUN: tiny-opt %s --split-input-file --tt-optimize --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize --tt-cpu-vectorize --canonicalize --cse | FileCheck %s
 // RUN: tiny-opt %s --split-input-file --tt-optimize --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize '--tt-cpu-vectorize=max-vector-elements=16' | FileCheck %s --check-prefix=SMALL
 // RUN: tiny-opt %s --split-input-file --tt-optimize --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize '--tt-cpu-vectorize=masked=false' | FileCheck %s --check-prefix=NOMASK
+// RUN: tiny-opt %s --split-input-file --tt-optimize --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize '--tt-cpu-vectorize=unmask-contractions=false' | FileCheck %s --check-prefix=MASKED
 
 // Register tiles of a matmul become vector.contract on [8 x 4] x [4 x 32];
 // the [8 x 32] accumulator starts at zero (the fill of C, fused into the
@@ -77,12 +78,19 @@ func.func @select(%c: tensor<16x256xi1>, %a: tensor<16x256xf32>, %b: tensor<16x2
 // A partial tile whose size is only known at run time (the last strip of
 // the last block of 4097 columns, at most 31 wide) is vectorised to a whole
 // register (32 lanes) with masks: its transfers take a vector.create_mask
-// of the run-time width, its contraction runs under vector.mask. With
-// masked=false it stays a linalg op (scalar loops later).
+// of the run-time width. Its contraction runs as a whole tile: the masked
+// columns are never stored (the accumulator's write takes the mask); with
+// unmask-contractions=false it runs under vector.mask (lowered lane by
+// lane). With masked=false it stays a linalg op (scalar loops later).
 // CHECK-LABEL: func.func @partial_tile
 // CHECK:         vector.create_mask {{.*}} : vector<1x32xi1>
-// CHECK:         vector.mask %{{.*}} { vector.contract {{.*}} : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32> } : vector<8x32x4xi1> -> vector<8x32xf32>
+// CHECK:         %[[MASK:.*]] = vector.create_mask {{.*}} : vector<8x32xi1>
+// CHECK-NOT:     vector.mask
+// CHECK:         %[[ACC:.*]] = vector.contract {{.*}} : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
+// CHECK:         vector.transfer_write {{.*}}, %[[MASK]] {{.*}} : vector<8x32xf32>, tensor<8x?xf32>
 // CHECK-NOT:     linalg.matmul
+// MASKED-LABEL: func.func @partial_tile
+// MASKED:         vector.mask %{{.*}} { vector.contract {{.*}} : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32> } : vector<8x32x4xi1> -> vector<8x32xf32>
 // NOMASK-LABEL: func.func @partial_tile
 // NOMASK:         linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x?xf32>) outs({{.*}} : tensor<8x?xf32>)
 func.func @partial_tile(%x: tensor<16x64xf32>, %w: tensor<64x4097xf32>) -> tensor<16x4097xf32> {
