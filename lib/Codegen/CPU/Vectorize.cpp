@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -99,12 +100,35 @@ struct CPUVectorizePass
     return true;
   }
 
+  /// Whether both operands of `contract` are masked reads padded with 0
+  /// whose masks bound iteration dimension `d` by `mask`'s size there.
+  static bool zeroPaddedLanes(vector::ContractionOp contract,
+                              vector::CreateMaskOp mask, int64_t d) {
+    SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
+    Value operands[] = {contract.getLhs(), contract.getRhs()};
+    for (auto [operand, map] :
+         llvm::zip(operands, ArrayRef(maps).take_front(2))) {
+      std::optional<unsigned> position =
+          map.getResultPosition(getAffineDimExpr(d, contract.getContext()));
+      auto read = operand.getDefiningOp<vector::TransferReadOp>();
+      if (!position || !read || !read.getMask() ||
+          !read.getPermutationMap().isMinorIdentity() ||
+          !matchPattern(read.getPadding(), m_AnyZeroFloat()))
+        return false;
+      auto readMask = read.getMask().getDefiningOp<vector::CreateMaskOp>();
+      if (!readMask || readMask.getOperand(*position) != mask.getOperand(d))
+        return false;
+    }
+    return true;
+  }
+
   /// A register tile of a matmul whose row count is known only at run time
   /// is vectorised as a vector.contract masked over its iteration space.
-  /// When the mask leaves the reduction dimension whole, the masked-off
-  /// lanes are whole rows of the result, computed from the masked reads'
-  /// padding and never stored: the tile's accumulator goes (through the
-  /// reduction loop) only to writes masked by the same rows. The contract
+  /// When the mask leaves the reduction dimension whole (or both operands
+  /// read its masked lanes as zeros), the masked-off lanes are whole rows
+  /// of the result, computed from the masked reads' padding and never
+  /// stored: the tile's accumulator goes (through the reduction loops) only
+  /// to writes masked by the same rows. The contract
   /// then runs unmasked, as the outer products of a full tile; masked, it
   /// is lowered lane by lane (inserts, extracts and selects: GPT-2 over a
   /// sequence of any length was ten times larger and 25% slower at lengths
@@ -115,45 +139,80 @@ struct CPUVectorizePass
         dyn_cast_or_null<vector::ContractionOp>(op.getMaskableOp());
     if (!contract || op.hasPassthru() || op->getNumResults() != 1)
       return;
-    SmallVector<bool> reduction;
-    for (vector::IteratorType it : contract.getIteratorTypesArray())
-      reduction.push_back(it == vector::IteratorType::reduction);
-    if (!masksOnly(op.getMask(), reduction))
+    auto create = op.getMask().getDefiningOp<vector::CreateMaskOp>();
+    if (!create)
+      return;
+    // A reduction dimension may be masked too when both operands read the
+    // masked lanes as zeros (masked transfer_reads padded with 0, masked
+    // by the same size): those lanes then add 0 * 0.
+    SmallVector<bool> mustBeWhole;
+    for (auto [d, it] : llvm::enumerate(contract.getIteratorTypesArray()))
+      mustBeWhole.push_back(it == vector::IteratorType::reduction &&
+                            !zeroPaddedLanes(contract, create, d));
+    if (!masksOnly(op.getMask(), mustBeWhole))
       return;
     // The mask's sizes of the result's dimensions, as the writes must use.
-    auto create = op.getMask().getDefiningOp<vector::CreateMaskOp>();
     SmallVector<Value> resultSizes;
-    for (AffineExpr expr : contract.getIndexingMapsArray()[2].getResults()) {
+    AffineMap resultMap = contract.getIndexingMapsArray()[2];
+    for (AffineExpr expr : resultMap.getResults()) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
       if (!dim)
         return;
       resultSizes.push_back(create.getOperand(dim.getPosition()));
     }
+    // The same size: one value, or equal constants.
+    auto sameSize = [](Value a, Value b) {
+      std::optional<int64_t> x = getConstantIntValue(a),
+                             y = getConstantIntValue(b);
+      return a == b || (x && y && *x == *y);
+    };
+    auto resultType = cast<VectorType>(contract.getResultType());
     auto maskedWrite = [&](Operation *user) {
       auto write = dyn_cast<vector::TransferWriteOp>(user);
-      if (!write || !write.getMask())
+      if (!write)
         return false;
+      if (!write.getMask()) // Then no lane of the result is masked off.
+        return llvm::all_of(llvm::enumerate(resultSizes), [&](auto entry) {
+          std::optional<int64_t> size = getConstantIntValue(entry.value());
+          return size && *size == resultType.getDimSize(entry.index());
+        });
       auto writeMask = write.getMask().getDefiningOp<vector::CreateMaskOp>();
       return writeMask &&
-             llvm::equal(writeMask.getOperands(), ValueRange(resultSizes));
+             llvm::all_of_zip(writeMask.getOperands(), resultSizes, sameSize);
     };
     // Its result goes to masked writes, directly or as the accumulator
-    // carried by the reduction loop (used by nothing but the contract).
-    Value result = op->getResult(0);
-    for (OpOperand &use : result.getUses()) {
-      Operation *user = use.getOwner();
-      if (maskedWrite(user))
+    // carried by the reduction loops (through their iter_args, results and
+    // yields), used by nothing but the contract.
+    SmallVector<Value> worklist = {op->getResult(0)};
+    llvm::SmallPtrSet<void *, 8> seen;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!seen.insert(value.getAsOpaquePointer()).second)
         continue;
-      auto yield = dyn_cast<scf::YieldOp>(user);
-      auto loop = yield ? dyn_cast<scf::ForOp>(yield->getParentOp()) : nullptr;
-      if (!loop)
+      for (OpOperand &use : value.getUses()) {
+        Operation *user = use.getOwner();
+        if (user == contract && use.get() == contract.getAcc() &&
+            use.getOperandNumber() == 2)
+          continue;
+        if (maskedWrite(user))
+          continue;
+        if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+          auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
+          if (!loop)
+            return;
+          worklist.push_back(loop->getResult(use.getOperandNumber()));
+          continue;
+        }
+        if (auto loop = dyn_cast<scf::ForOp>(user)) {
+          unsigned first = loop.getNumControlOperands();
+          if (use.getOperandNumber() < first)
+            return;
+          worklist.push_back(
+              loop.getRegionIterArgs()[use.getOperandNumber() - first]);
+          continue;
+        }
         return;
-      unsigned index = use.getOperandNumber();
-      BlockArgument carried = loop.getRegionIterArgs()[index];
-      if (!carried.hasOneUse() || contract.getAcc() != carried)
-        return;
-      if (!llvm::all_of(loop->getResult(index).getUsers(), maskedWrite))
-        return;
+      }
     }
     rewriter.setInsertionPoint(op);
     Operation *unmasked = rewriter.clone(*contract);
