@@ -4,10 +4,12 @@
 #include "KernelConfig.h"
 #include "TinyTensor/Codegen/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -100,8 +102,21 @@ struct CPUVectorizePass
     return true;
   }
 
-  /// Whether both operands of `contract` are masked reads padded with 0
-  /// whose masks bound iteration dimension `d` by `mask`'s size there.
+  /// The masked transfer_read that `operand` is, possibly through an
+  /// element-type extension (a mixed-precision contraction's f32 operand).
+  static vector::TransferReadOp maskedRead(Value operand) {
+    if (auto ext = operand.getDefiningOp<arith::ExtFOp>())
+      operand = ext.getIn();
+    auto read = operand.getDefiningOp<vector::TransferReadOp>();
+    if (!read || !read.getMask() ||
+        !read.getPermutationMap().isMinorIdentity())
+      return nullptr;
+    return read;
+  }
+
+  /// Whether both operands of `contract` are masked reads, padded with 0
+  /// or poison (which may be read as 0: see `padWithZeros`), whose masks
+  /// bound iteration dimension `d` by `mask`'s size there.
   static bool zeroPaddedLanes(vector::ContractionOp contract,
                               vector::CreateMaskOp mask, int64_t d) {
     SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
@@ -110,16 +125,33 @@ struct CPUVectorizePass
          llvm::zip(operands, ArrayRef(maps).take_front(2))) {
       std::optional<unsigned> position =
           map.getResultPosition(getAffineDimExpr(d, contract.getContext()));
-      auto read = operand.getDefiningOp<vector::TransferReadOp>();
-      if (!position || !read || !read.getMask() ||
-          !read.getPermutationMap().isMinorIdentity() ||
-          !matchPattern(read.getPadding(), m_AnyZeroFloat()))
+      vector::TransferReadOp read = maskedRead(operand);
+      if (!position || !read ||
+          !(matchPattern(read.getPadding(), m_AnyZeroFloat()) ||
+            read.getPadding().getDefiningOp<ub::PoisonOp>()))
         return false;
       auto readMask = read.getMask().getDefiningOp<vector::CreateMaskOp>();
       if (!readMask || readMask.getOperand(*position) != mask.getOperand(d))
         return false;
     }
     return true;
+  }
+
+  /// Gives the reads of `contract`'s operands padded with poison a padding
+  /// of 0 (a refinement of poison), so that their masked lanes add 0 * 0.
+  static void padWithZeros(RewriterBase &rewriter,
+                           vector::ContractionOp contract) {
+    for (Value operand : {contract.getLhs(), contract.getRhs()}) {
+      vector::TransferReadOp read = maskedRead(operand);
+      if (!read || !read.getPadding().getDefiningOp<ub::PoisonOp>())
+        continue;
+      rewriter.setInsertionPoint(read);
+      Type type = read.getPadding().getType();
+      Value zero = arith::ConstantOp::create(rewriter, read.getLoc(), type,
+                                             rewriter.getZeroAttr(type));
+      rewriter.modifyOpInPlace(read,
+                               [&] { read.getPaddingMutable().assign(zero); });
+    }
   }
 
   /// A register tile of a matmul whose row count is known only at run time
@@ -146,9 +178,13 @@ struct CPUVectorizePass
     // masked lanes as zeros (masked transfer_reads padded with 0, masked
     // by the same size): those lanes then add 0 * 0.
     SmallVector<bool> mustBeWhole;
-    for (auto [d, it] : llvm::enumerate(contract.getIteratorTypesArray()))
-      mustBeWhole.push_back(it == vector::IteratorType::reduction &&
-                            !zeroPaddedLanes(contract, create, d));
+    bool zeroLanes = false;
+    for (auto [d, it] : llvm::enumerate(contract.getIteratorTypesArray())) {
+      bool zeros = it == vector::IteratorType::reduction &&
+                   zeroPaddedLanes(contract, create, d);
+      zeroLanes |= zeros;
+      mustBeWhole.push_back(it == vector::IteratorType::reduction && !zeros);
+    }
     if (!masksOnly(op.getMask(), mustBeWhole))
       return;
     // The mask's sizes of the result's dimensions, as the writes must use.
@@ -214,6 +250,8 @@ struct CPUVectorizePass
         return;
       }
     }
+    if (zeroLanes)
+      padWithZeros(rewriter, contract);
     rewriter.setInsertionPoint(op);
     Operation *unmasked = rewriter.clone(*contract);
     rewriter.replaceOp(op, unmasked->getResults());
