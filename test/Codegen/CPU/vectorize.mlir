@@ -100,6 +100,27 @@ func.func @partial_tile(%x: tensor<16x64xf32>, %w: tensor<64x4097xf32>) -> tenso
 
 // -----
 
+// A K of run-time size (attention's probabilities times values over a
+// sequence of any length): the last K steps are read with masks padded
+// with 0, so their masked lanes add 0 * 0 and the contraction runs
+// unmasked; with unmask-contractions=false it stays under vector.mask.
+// CHECK-LABEL: func.func @dynamic_k
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK:         %[[KA:.*]] = vector.create_mask %c8, %[[K:.*]] : vector<8x4xi1>
+// CHECK:         %[[A:.*]] = vector.transfer_read {{.*}}, %[[ZERO]], %[[KA]] {{.*}} : tensor<8x?xf64>, vector<8x4xf64>
+// CHECK:         %[[KB:.*]] = vector.create_mask %[[K]], %c16 : vector<4x16xi1>
+// CHECK:         %[[B:.*]] = vector.transfer_read {{.*}}, %[[ZERO]], %[[KB]] {{.*}} : tensor<?x16xf64>, vector<4x16xf64>
+// CHECK-NOT:     vector.mask
+// CHECK:         vector.contract {{.*}} %[[A]], %[[B]], %{{.*}} : vector<8x4xf64>, vector<4x16xf64> into vector<8x16xf64>
+// MASKED-LABEL: func.func @dynamic_k
+// MASKED:         vector.mask %{{.*}} { vector.contract {{.*}} } : vector<8x16x4xi1> -> vector<8x16xf64>
+func.func @dynamic_k(%p: tensor<8x?xf64>, %v: tensor<?x16xf64>) -> tensor<8x16xf64> {
+  %o = tt.matmul %p, %v : (tensor<8x?xf64>, tensor<?x16xf64>) -> tensor<8x16xf64>
+  return %o : tensor<8x16xf64>
+}
+
+// -----
+
 // K = 1024 is two cache blocks of 512: the second block adds to what the
 // first wrote, so C is filled before them and each register tile's
 // accumulator is read from C before its K loop, carried in registers and
