@@ -81,17 +81,14 @@ struct CPUVectorizePass
       SmallVector<vector::MaskOp> masks;
       func.walk([&](vector::MaskOp op) { masks.push_back(op); });
       for (vector::MaskOp op : masks)
-        unmaskRowMaskedContraction(rewriter, op);
+        unmaskContraction(rewriter, op);
     }
   }
 
-  /// Whether `mask` leaves whole every dimension that `keep` marks: a
-  /// vector.create_mask whose sizes there are the vector's.
-  static bool masksOnly(Value mask, ArrayRef<bool> keep) {
-    auto create = mask.getDefiningOp<vector::CreateMaskOp>();
-    if (!create)
-      return false;
-    auto type = cast<VectorType>(mask.getType());
+  /// Whether the mask `create` makes leaves whole every dimension that
+  /// `keep` marks (its sizes there are the vector's).
+  static bool masksOnly(vector::CreateMaskOp create, ArrayRef<bool> keep) {
+    auto type = cast<VectorType>(create.getType());
     for (auto [d, size] : llvm::enumerate(create.getOperands())) {
       if (!keep[d])
         continue;
@@ -154,8 +151,9 @@ struct CPUVectorizePass
     }
   }
 
-  /// A register tile of a matmul whose row count is known only at run time
-  /// is vectorised as a vector.contract masked over its iteration space.
+  /// A register tile of a matmul whose rows, columns or K are known only at
+  /// run time is vectorised as a vector.contract masked over its iteration
+  /// space.
   /// When the mask leaves the reduction dimension whole (or both operands
   /// read its masked lanes as zeros), the masked-off lanes are whole rows
   /// of the result, computed from the masked reads' padding and never
@@ -165,7 +163,7 @@ struct CPUVectorizePass
   /// is lowered lane by lane (inserts, extracts and selects: GPT-2 over a
   /// sequence of any length was ten times larger and 25% slower at lengths
   /// that are not a multiple of 8).
-  static void unmaskRowMaskedContraction(RewriterBase &rewriter,
+  static void unmaskContraction(RewriterBase &rewriter,
                                          vector::MaskOp op) {
     auto contract =
         dyn_cast_or_null<vector::ContractionOp>(op.getMaskableOp());
@@ -185,7 +183,7 @@ struct CPUVectorizePass
       zeroLanes |= zeros;
       mustBeWhole.push_back(it == vector::IteratorType::reduction && !zeros);
     }
-    if (!masksOnly(op.getMask(), mustBeWhole))
+    if (!masksOnly(create, mustBeWhole))
       return;
     // The mask's sizes of the result's dimensions, as the writes must use.
     SmallVector<Value> resultSizes;
