@@ -82,3 +82,32 @@ func.func @gaps(%x: tensor<3xf32>) -> tensor<3xf32>
   %6 = tt.neg %5 {tt.scope = array<i64: 7>} : tensor<3xf32>
   return %6 : tensor<3xf32>
 }
+
+// -----
+
+// Two classes of one scope name in a chain: the first call of the second
+// class reads the last call of the first class, which was replaced by a
+// call before the second class is outlined (this crashed).
+// CHECK-LABEL: func.func private @blk(
+// CHECK:         tt.tanh
+// CHECK-LABEL: func.func private @blk_0(
+// CHECK:         tt.exp
+// CHECK-LABEL: func.func @two_classes
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x8xf32>, %[[W:.*]]: tensor<8x8xf32>)
+// CHECK:         %[[A:.*]] = call @blk(%[[X]], %[[W]])
+// CHECK:         %[[B:.*]] = call @blk(%[[A]], %[[W]])
+// CHECK:         %[[C:.*]] = call @blk_0(%[[B]], %[[W]])
+// CHECK:         %[[D:.*]] = call @blk_0(%[[C]], %[[W]])
+// CHECK:         return %[[D]]
+func.func @two_classes(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32>
+    attributes {tt.scope_names = ["blk", "blk", "blk", "blk"]} {
+  %0 = tt.matmul %x, %w {tt.scope = array<i64: 0>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %1 = tt.tanh %0 {tt.scope = array<i64: 0>} : tensor<4x8xf32>
+  %2 = tt.matmul %1, %w {tt.scope = array<i64: 1>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %3 = tt.tanh %2 {tt.scope = array<i64: 1>} : tensor<4x8xf32>
+  %4 = tt.matmul %3, %w {tt.scope = array<i64: 2>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %5 = tt.exp %4 {tt.scope = array<i64: 2>} : tensor<4x8xf32>
+  %6 = tt.matmul %5, %w {tt.scope = array<i64: 3>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %7 = tt.exp %6 {tt.scope = array<i64: 3>} : tensor<4x8xf32>
+  return %7 : tensor<4x8xf32>
+}

@@ -185,15 +185,19 @@ struct OutlineRepeatedScopesPass
         else
           it->push_back(call);
       }
+      // One call's outputs may be the next one's inputs (the blocks of a
+      // network), in its own class or in another one of this group (all
+      // were analysed before any was replaced): inputs are looked up in
+      // what was replaced so far.
+      IRMapping replaced;
       for (SmallVector<Range *> &members : classes) {
         if (members.size() < 2)
           continue;
+        for (Value &input : members.front()->inputs)
+          input = replaced.lookupOrDefault(input);
         func::FuncOp callee = createFunction(fn, name, *members.front(),
                                              names, symbols);
         worklist.push_back(callee);
-        // One call's outputs may be the next one's inputs (the blocks of a
-        // network): inputs are looked up in what was replaced so far.
-        IRMapping replaced;
         for (Range *call : members) {
           for (Operation *op : call->ops)
             outlined.insert(op);
