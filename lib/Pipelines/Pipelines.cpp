@@ -63,6 +63,12 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
 static void buildCodegenOnTensors(OpPassManager &pm,
                                   const tt::LowerToLLVMOptions &options) {
   if (options.tile) {
+    if (options.pack && options.alignColumns) {
+      tt::TTCPUAlignColumnsOptions align;
+      align.vectorBits = options.vectorBits;
+      pm.addNestedPass<func::FuncOp>(tt::createTTCPUAlignColumns(align));
+      pm.addPass(createCanonicalizerPass());
+    }
     tt::TTCPUTileAndFuseOptions tiling;
     tiling.vectorBits = options.vectorBits;
     tiling.fuse = options.fusion;

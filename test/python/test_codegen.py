@@ -127,6 +127,44 @@ def test_matmul_mixed_precision(a, b, transposed):
     close(f(x, w), expected, 1e-12)
 
 
+def at_line_offset(shape, offset, dtype):
+    """A C-contiguous array of `shape` whose data starts `offset` bytes past
+    a 64-byte cache line (NumPy's own large arrays start 16 bytes past)."""
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = np.empty(size + 128, np.uint8)
+    start = (-raw.ctypes.data) % 64 + offset
+    a = raw[start:start + size].view(dtype).reshape(shape)
+    a[...] = randn(*shape, dtype=dtype)
+    return a
+
+
+@pytest.mark.parametrize("align", [True, False],
+                         ids=["align-columns", "packed"])
+@pytest.mark.parametrize("m,k,n", [(1, 5, 64), (3, 17, 80), (9, 33, 1024),
+                                   (16, 768, 768), (16, 100, 272),
+                                   (16, 20, 72), (17, 20, 64)], ids=str)
+def test_few_rows_times_float32_weights_at_every_line_offset(
+        monkeypatch, align, m, k, n):
+    """f64 @ f32 with few rows (a float64 model over a few tokens): with
+    align-columns the columns are split at run time where B's cache lines
+    begin, so one compiled function must be right wherever B starts (every
+    float32 position in a line, and one that is not a multiple of 4
+    bytes). (16, 20, 72) and (17, 20, 64) are not split."""
+    from tinytensor import compiler
+
+    monkeypatch.setenv("TT_CACHE", "0")
+    monkeypatch.setattr(compiler, "_EXTRA_OPTIONS",
+                        f"align-columns={str(align).lower()}")
+    x = randn(m, k, dtype=np.float64)
+    b = randn(n, dtype=np.float64)
+    f = jit(lambda p, q: p @ q)
+    g = jit(lambda p, q, c: np.tanh(p @ q + c))
+    for offset in list(range(0, 64, 4)) + [2]:
+        w = at_line_offset((k, n), offset, np.float32)
+        close(f(x, w), x @ w, 1e-12)
+        close(g(x, w, b), np.tanh(x @ w + b), 1e-12)
+
+
 def gelu(x):
     return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) *
                                   (x + 0.044715 * x**3)))

@@ -76,6 +76,14 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Copy matmul panels of B into contiguous strips "
                      "(when tile=true)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> alignColumns{
+      *this, "align-columns",
+      llvm::cl::desc("Matmuls with at most 16 rows that convert B to a "
+                     "wider type read B in place, split at run time so that "
+                     "each register tile's strip of B starts on a cache "
+                     "line (--tt-cpu-align-columns; when tile=true and "
+                     "pack=true)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> registerFill{
       *this, "register-fill",
       llvm::cl::desc("Start a matmul's register accumulators at zero instead "

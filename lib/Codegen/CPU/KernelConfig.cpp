@@ -279,6 +279,39 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   return config;
 }
 
+/// A matmul whose register tiles read B in place (`tt.rhs_in_place`, from
+/// --tt-cpu-align-columns: few rows, B's strips on cache lines). There is
+/// no packed panel to keep in L2, so no cache blocks: threads take strips
+/// of nr columns (an even split however the count factors: 3056 columns
+/// are 191 strips), and each register tile runs the whole reduction, so C
+/// is stored once (and never loaded, with register-fill).
+KernelConfig inPlaceMatmulConfig(ArrayRef<int64_t> ranges,
+                                 const MatmulDims &dims, int64_t lanes,
+                                 const CPUTarget &target) {
+  unsigned numLoops = ranges.size();
+  int64_t m = ranges[dims.m], n = ranges[dims.n], k = ranges[dims.k];
+  int64_t mr = target.vectorBits >= 512 ? 8 : 4;
+  int64_t nr = 2 * lanes;
+  KernelConfig config;
+  config.kind = KernelKind::Matmul;
+  if (ceilDiv(n, nr) > 1) {
+    config.parallelTiles.assign(numLoops, 0);
+    for (unsigned b : dims.batch)
+      config.parallelTiles[b] = 1;
+    config.parallelTiles[dims.n] = nr;
+  }
+  SmallVector<int64_t> reg(numLoops, 0), kStep(numLoops, 0);
+  for (unsigned b : dims.batch)
+    reg[b] = 1;
+  reg[dims.m] = std::min(m, mr);
+  reg[dims.n] = std::min(n, nr);
+  kStep[dims.k] = std::min(k, kMatmulUnrollK);
+  config.loopTiles = {reg, kStep};
+  config.registerOrder = columnsFirst(numLoops, dims);
+  config.packColumns = reg[dims.n];
+  return config;
+}
+
 /// The loop of `op` that walks the contiguous dimension of the memory its
 /// first input really comes from, when that input is computed by a
 /// single-use elementwise producer (which the reduction takes into its
@@ -453,6 +486,9 @@ tt::getKernelConfig(linalg::LinalgOp op, const CPUTarget &target,
 
   if (std::optional<MatmulDims> dims = getMatmulDims(op)) {
     bool rowsUnbounded = !loopUpperBound(op, dims->m);
+    if (!dims->transposedB && op->hasAttr(kReadRhsInPlace) &&
+        !rowsUnbounded)
+      return inPlaceMatmulConfig(ranges, *dims, lanes, target);
     if (!dims->transposedB) {
       KernelConfig config =
           matmulConfig(ranges, *dims, lanes, target, rowsUnbounded);

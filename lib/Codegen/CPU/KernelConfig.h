@@ -95,6 +95,11 @@ struct KernelConfig {
 /// `affine.min(256, %n - %i)` is at most 256), or nothing when one has none.
 std::optional<SmallVector<int64_t>> getLoopUpperBounds(linalg::LinalgOp op);
 
+/// Marks a matmul whose B the register tiles read in place, without
+/// packing (set by --tt-cpu-align-columns on matmuls whose strips of B start
+/// on cache lines).
+constexpr llvm::StringLiteral kReadRhsInPlace = "tt.rhs_in_place";
+
 /// The size a loop with no static bound (a dynamic dimension of the
 /// function's arguments, e.g. a batch size) is configured for: its blocks
 /// and register tiles are those of a loop this long, and shorter or longer
