@@ -113,15 +113,17 @@ def TTCPUAlignColumns : Pass<"tt-cpu-align-columns", "func::FuncOp"> {
     B unpacked, gives threads strips of columns and runs each register
     tile over the whole reduction.
 
-    On a 2-core Zen 4, 16 x 768 (f64) @ 768 x 3072 (f32), B 16 bytes past
-    a line as NumPy allocates it: packed 41-55 GFLOP/s, split 58-79; GPT-2
-    124M float64 over 16 tokens 76.7 -> 62.1 ms (A/B in one process).
+    On a 2-core Zen 4, m x 768 (f64) @ 768 x 3072 (f32), B 16 bytes past a
+    line as NumPy allocates it: m = 16 packed 41-55 GFLOP/s, split 58-79;
+    m = 64 packed 69-75, split 82-91; m = 256 level (84-88 both ways, so
+    the default `max-rows` is 64). GPT-2 124M float64 over 16 tokens 76.7
+    -> 62.1 ms, over 64 tokens 244.9 -> 229.0 ms (A/B in one process).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
            "Vector register width in bits (0: the host CPU's), which sets "
            "the register strip">,
-    Option<"maxRows", "max-rows", "int64_t", /*default=*/"16",
+    Option<"maxRows", "max-rows", "int64_t", /*default=*/"64",
            "Matmuls with at most this many rows are split">
   ];
   let dependentDialects = [
@@ -592,7 +594,7 @@ def TTGPUAlignWorkgroupMemory : Pass<"tt-gpu-align-workgroup-memory",
     to 16 bytes; without the attribute the buffer is aligned to its element.
   }];
   let options = [
-    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
            "Alignment in bytes">,
   ];
 }

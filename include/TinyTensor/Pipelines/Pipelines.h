@@ -78,7 +78,7 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> alignColumns{
       *this, "align-columns",
-      llvm::cl::desc("Matmuls with at most 16 rows that convert B to a "
+      llvm::cl::desc("Matmuls with at most 64 rows that convert B to a "
                      "wider type read B in place, split at run time so that "
                      "each register tile's strip of B starts on a cache "
                      "line (--tt-cpu-align-columns; when tile=true and "

@@ -1,6 +1,6 @@
 //===- AlignColumns.cpp - Matmuls with few rows read B in place -----------===//
 //
-// With a handful of rows (GPT-2 over 16 tokens), a matmul uses each element
+// With few rows (GPT-2 over 16 to 64 tokens), a matmul uses each element
 // of B a few times only, and copying B's panels into packed strips costs
 // about as much as the multiplication: the copy streams B from memory with
 // nothing to overlap. Read in place, B streams while the FMAs run, but only

@@ -85,7 +85,7 @@ func.func @mixed(%a: tensor<16x96xf64>, %b: tensor<96x64xf32>) -> tensor<16x64xf
 // -----
 
 // Left alone: B of C's own type (the products wait on memory either way),
-// more than 16 rows, a B that is not an argument, n not a multiple of the
+// more than 64 rows, a B that is not an argument, n not a multiple of the
 // strip or under four strips, B transposed.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT:     bufferization.to_buffer
@@ -96,25 +96,25 @@ func.func @mixed(%a: tensor<16x96xf64>, %b: tensor<96x64xf32>) -> tensor<16x64xf
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #mapT = affine_map<(d0, d1, d2) -> (d1, d2)>
 func.func @untouched(%a: tensor<16x96xf32>, %b: tensor<96x64xf32>,
-                     %a17: tensor<17x96xf64>, %a16: tensor<16x96xf64>,
+                     %a65: tensor<65x96xf64>, %a16: tensor<16x96xf64>,
                      %b72: tensor<96x72xf32>, %b48: tensor<96x48xf32>,
                      %bt: tensor<64x96xf32>)
-    -> (tensor<16x64xf32>, tensor<17x64xf64>, tensor<16x64xf64>,
+    -> (tensor<16x64xf32>, tensor<65x64xf64>, tensor<16x64xf64>,
         tensor<16x72xf64>, tensor<16x48xf64>, tensor<16x64xf64>) {
   %cst = arith.constant 0.000000e+00 : f32
   %cst64 = arith.constant 0.000000e+00 : f64
   %e = tensor.empty() : tensor<16x64xf32>
   %f = linalg.fill ins(%cst : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
   %same = linalg.matmul ins(%a, %b : tensor<16x96xf32>, tensor<96x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
-  %e17 = tensor.empty() : tensor<17x64xf64>
-  %f17 = linalg.fill ins(%cst64 : f64) outs(%e17 : tensor<17x64xf64>) -> tensor<17x64xf64>
-  %rows = linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a17, %b : tensor<17x96xf64>, tensor<96x64xf32>) outs(%f17 : tensor<17x64xf64>) {
+  %e65 = tensor.empty() : tensor<65x64xf64>
+  %f65 = linalg.fill ins(%cst64 : f64) outs(%e65 : tensor<65x64xf64>) -> tensor<65x64xf64>
+  %rows = linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a65, %b : tensor<65x96xf64>, tensor<96x64xf32>) outs(%f65 : tensor<65x64xf64>) {
   ^bb0(%in: f64, %in_0: f32, %out: f64):
     %3 = arith.extf %in_0 : f32 to f64
     %4 = arith.mulf %in, %3 : f64
     %5 = arith.addf %out, %4 : f64
     linalg.yield %5 : f64
-  } -> tensor<17x64xf64>
+  } -> tensor<65x64xf64>
   %neg = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<96x64xf32>) outs(%b : tensor<96x64xf32>) {
   ^bb0(%in: f32, %out: f32):
     %n = arith.negf %in : f32
@@ -154,5 +154,5 @@ func.func @untouched(%a: tensor<16x96xf32>, %b: tensor<96x64xf32>,
     %5 = arith.addf %out, %4 : f64
     linalg.yield %5 : f64
   } -> tensor<16x64xf64>
-  return %same, %rows, %computed, %odd, %narrow, %transposed : tensor<16x64xf32>, tensor<17x64xf64>, tensor<16x64xf64>, tensor<16x72xf64>, tensor<16x48xf64>, tensor<16x64xf64>
+  return %same, %rows, %computed, %odd, %narrow, %transposed : tensor<16x64xf32>, tensor<65x64xf64>, tensor<16x64xf64>, tensor<16x72xf64>, tensor<16x48xf64>, tensor<16x64xf64>
 }
