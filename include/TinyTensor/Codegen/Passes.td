@@ -594,7 +594,7 @@ def TTGPUAlignWorkgroupMemory : Pass<"tt-gpu-align-workgroup-memory",
     to 16 bytes; without the attribute the buffer is aligned to its element.
   }];
   let options = [
-    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
            "Alignment in bytes">,
   ];
 }
