@@ -155,25 +155,24 @@ void splitColumns(RewriterBase &rewriter, linalg::LinalgOp op, int64_t width) {
   Value result = tensor::EmptyOp::create(rewriter, loc, cType.getShape(),
                                          cType.getElementType());
   for (const Piece &piece : pieces) {
-    SmallVector<OpFoldResult> bOffsets = {zero, piece.start};
+    // B's and C's columns of the part: the same offsets.
+    SmallVector<OpFoldResult> offsets = {zero, piece.start};
     SmallVector<OpFoldResult> bSizes = {rewriter.getIndexAttr(k),
                                         rewriter.getIndexAttr(piece.size)};
-    Value bSlice = tensor::ExtractSliceOp::create(rewriter, loc, b, bOffsets,
+    Value bSlice = tensor::ExtractSliceOp::create(rewriter, loc, b, offsets,
                                                   bSizes, {one, one});
-    SmallVector<OpFoldResult> cOffsets = {zero, piece.start};
     SmallVector<OpFoldResult> cSizes = {rewriter.getIndexAttr(m),
                                         rewriter.getIndexAttr(piece.size)};
     // The fill overwrites the columns (in C's buffer, after bufferization).
     Value columns = tensor::ExtractSliceOp::create(rewriter, loc, result,
-                                                   cOffsets, cSizes,
-                                                   {one, one});
+                                                   offsets, cSizes, {one, one});
     Value cSlice =
         linalg::FillOp::create(rewriter, loc, fillValue, columns).getResult(0);
     Operation *part = clone(rewriter, op.getOperation(), {cSlice.getType()},
                             ValueRange{a, bSlice, cSlice});
     part->setAttr(kReadRhsInPlace, rewriter.getUnitAttr());
     result = tensor::InsertSliceOp::create(rewriter, loc, part->getResult(0),
-                                           result, cOffsets, cSizes,
+                                           result, offsets, cSizes,
                                            {one, one});
   }
   rewriter.replaceOp(op, result);

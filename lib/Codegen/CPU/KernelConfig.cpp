@@ -243,16 +243,20 @@ KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   return config;
 }
 
+/// A matmul's register tile, rows of C by columns: mr rows by two vectors.
+/// With 32 vector registers (AVX-512) 8 x 2 accumulators leave room for
+/// operands; with 16 (AVX2 and narrower) 4 x 2.
+std::pair<int64_t, int64_t> matmulRegisterTile(int64_t lanes,
+                                               const CPUTarget &target) {
+  return {target.vectorBits >= 512 ? 8 : 4, 2 * lanes};
+}
+
 KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
                           int64_t lanes, const CPUTarget &target,
                           bool rowsUnbounded) {
   unsigned numLoops = ranges.size();
   int64_t m = ranges[dims.m], n = ranges[dims.n], k = ranges[dims.k];
-  // Register tile: mr rows of C by two vectors of columns. With 32 vector
-  // registers (AVX-512) 8 x 2 accumulators leave room for operands; with 16
-  // (AVX2 and narrower) 4 x 2.
-  int64_t mr = target.vectorBits >= 512 ? 8 : 4;
-  int64_t nr = 2 * lanes;
+  auto [mr, nr] = matmulRegisterTile(lanes, target);
   int64_t kr = kMatmulUnrollK;
 
   KernelConfig config;
@@ -290,8 +294,7 @@ KernelConfig inPlaceMatmulConfig(ArrayRef<int64_t> ranges,
                                  const CPUTarget &target) {
   unsigned numLoops = ranges.size();
   int64_t m = ranges[dims.m], n = ranges[dims.n], k = ranges[dims.k];
-  int64_t mr = target.vectorBits >= 512 ? 8 : 4;
-  int64_t nr = 2 * lanes;
+  auto [mr, nr] = matmulRegisterTile(lanes, target);
   KernelConfig config;
   config.kind = KernelKind::Matmul;
   if (ceilDiv(n, nr) > 1) {
