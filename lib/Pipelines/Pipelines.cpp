@@ -76,6 +76,7 @@ static void buildCodegenOnTensors(OpPassManager &pm,
     tiling.windowVectors = options.windowVectors;
     tiling.registerFill = options.registerFill;
     tiling.fuseRows = options.fuseRows;
+    tiling.prefetch = options.prefetch;
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUTileAndFuse(tiling));
     pm.addPass(createCanonicalizerPass());
   }

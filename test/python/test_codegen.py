@@ -166,6 +166,26 @@ def test_few_rows_times_float32_weights_at_every_line_offset(
         close(g(x, w, b), np.tanh(x @ w + b), 1e-12)
 
 
+@pytest.mark.parametrize("prefetch", [True, False],
+                         ids=["prefetch", "no-prefetch"])
+@pytest.mark.parametrize("xtype", [np.float32, np.float64], ids=["f32", "f64"])
+@pytest.mark.parametrize("m,k,n", [(1, 768, 1003), (5, 33, 7), (8, 17, 30),
+                                   (16, 768, 1001), (13, 100, 3)], ids=str)
+def test_logits_with_prefetched_rows(monkeypatch, prefetch, xtype, m, k, n):
+    """x @ w.T with few rows (a logits layer) and w a float32 argument: the
+    dot-products kernel prefetches the rows of w that the next register
+    tile reads, clamped to w's last row; results must not depend on it
+    (column counts that are not a multiple of the tile, fewer than one
+    tile, and a last block of rows past which nothing is left)."""
+    from tinytensor import compiler
+
+    monkeypatch.setenv("TT_CACHE", "0")
+    monkeypatch.setattr(compiler, "_EXTRA_OPTIONS",
+                        f"prefetch={str(prefetch).lower()}")
+    x, w = randn(m, k, dtype=xtype), randn(n, k)
+    close(jit(lambda p, q: p @ q.T)(x, w), x @ w.T, tolerance(xtype))
+
+
 def gelu(x):
     return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) *
                                   (x + 0.044715 * x**3)))

@@ -170,6 +170,12 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
     5. Loops whose trip count the step does not divide are peeled, so the
        main loop works on full, static tiles and only the last iteration
        has a partial one.
+    6. Dot products (`x @ w.T` with few rows) read B's rows where they are,
+       and a register tile's first row of B comes from memory: when B is
+       an argument of the function, each row tile's reduction loop
+       prefetches some of the rows of B that the next register tile reads
+       (`memref.prefetch` on B's buffer), so that the row tiles of one
+       column tile together fetch all of them (`prefetch`).
 
     `vector-bits=0` (the default) asks the host CPU for its vector width
     (512 with AVX-512, 256 with AVX2, else 128).
@@ -193,12 +199,16 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
     Option<"windowVectors", "window-vectors", "bool", /*default=*/"true",
            "Vectorise reductions over small windows (pooling) along the "
            "parallel loop their producer reads contiguously (channels "
-           "last) instead of along the windows">
+           "last) instead of along the windows">,
+    Option<"prefetch", "prefetch", "bool", /*default=*/"true",
+           "Dot-product kernels whose B is a function argument prefetch "
+           "the rows of B that the next register tile reads">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 

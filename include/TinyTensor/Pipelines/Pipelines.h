@@ -90,6 +90,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "of filling C first, when no cache block splits K "
                      "(when tile=true)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> prefetch{
+      *this, "prefetch",
+      llvm::cl::desc("Dot-product kernels (x @ w.T with few rows) prefetch "
+                     "the rows of w that the next register tile reads, when "
+                     "w is a function argument (when tile=true)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> windowVectors{
       *this, "window-vectors",
       llvm::cl::desc("Vectorise reductions over small windows (pooling) "

@@ -18,6 +18,7 @@
 // inPlaceMatmulConfig).
 //===----------------------------------------------------------------------===//
 
+#include "../Common/LinalgUtils.h"
 #include "KernelConfig.h"
 #include "TinyTensor/Codegen/Passes.h"
 
@@ -102,13 +103,7 @@ int64_t splitWidth(linalg::LinalgOp op, func::FuncOp func,
 /// cache line (0 if it starts on one), computed at run time.
 Value elementsToNextLine(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
-  auto layout = StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
-                                       strides);
-  auto bufferType =
-      MemRefType::get(type.getShape(), type.getElementType(), layout);
-  Value buffer = bufferization::ToBufferOp::create(b, loc, bufferType, tensor,
-                                                   /*read_only=*/true);
+  Value buffer = readOnlyBuffer(b, loc, tensor);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
   int64_t bytes = type.getElementTypeBitWidth() / 8;

@@ -4,6 +4,7 @@
 #define TINYTENSOR_LIB_DIALECT_TT_TRANSFORMS_LINALGUTILS_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
@@ -31,6 +32,20 @@ inline void addFastMathFlags(Operation *op, arith::FastMathFlags flags) {
             op->getContext(),
             (old ? old.getValue() : arith::FastMathFlags::none) | flags));
   });
+}
+
+/// The buffer of the ranked tensor `tensor` (an argument of the function:
+/// its address or its lines), read only, with whatever strides and offset
+/// bufferization gives it.
+inline Value readOnlyBuffer(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+  auto layout = StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                                       strides);
+  auto bufferType =
+      MemRefType::get(type.getShape(), type.getElementType(), layout);
+  return bufferization::ToBufferOp::create(b, loc, bufferType, tensor,
+                                           /*read_only=*/true);
 }
 
 } // namespace tt

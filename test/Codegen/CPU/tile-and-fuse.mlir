@@ -4,6 +4,7 @@
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 pack=false' --canonicalize | FileCheck %s --check-prefix=NOPACK
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 fuse-rows=false' --canonicalize | FileCheck %s --check-prefix=NOROWS
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 register-fill=false' --canonicalize | FileCheck %s --check-prefix=NOFILL
+// RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 prefetch=false' --canonicalize | FileCheck %s --check-prefix=NOPREFETCH
 
 // A matmul with a bias + tanh epilogue: one scf.forall over [64 x 64] blocks
 // of C holds the [96 x 64] panel of B copied into two contiguous strips of
@@ -206,19 +207,64 @@ func.func @transposed_packed(%x: tensor<128x768xf32>, %w: tensor<512x768xf32>) -
 // is reused: register tiles of 4 x 4 dot products along B's contiguous rows,
 // whose reduction is split into lanes: a [4 x 4 x 16] accumulator carried
 // through the K loop (multiply-adds marked contractible into FMAs), then one
-// reduction over the 16 lanes.
+// reduction over the 16 lanes. B (a function argument) is read where it
+// is, so each of the four row tiles of a column tile [j, j + 4) prefetches,
+// in its K loop, one of the rows the next column tile reads: row
+// j + 4 + i / 4 for the row tile at i (at most B's last row, 511).
 // CHECK-LABEL: func.func @dot_products
-// CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
-// CHECK:           scf.for {{.*}} step %c4
-// CHECK:             scf.for {{.*}} step %c4
+// CHECK:         %[[W:.*]] = bufferization.to_buffer %arg1 read_only
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (512) step (64)
+// CHECK:           scf.for %[[JT:.*]] = {{.*}} step %c4
+// CHECK:             scf.for %[[I:.*]] = {{.*}} step %c4
+// CHECK:               %[[ROW:.*]] = affine.apply #{{.*}}()[%[[I]], %[[JT]], %[[J]]]
+// CHECK:               %[[LAST:.*]] = arith.minsi %[[ROW]], %c511
 // CHECK:               linalg.fill {{.*}} tensor<4x4x16xf32>
-// CHECK:               scf.for {{.*}} = %c0 to %c768 step %c16 {{.*}} -> (tensor<4x4x16xf32>)
+// CHECK:               scf.for %[[K:.*]] = %c0 to %c768 step %c16 {{.*}} -> (tensor<4x4x16xf32>)
+// CHECK-NEXT:            memref.prefetch %[[W]][%[[LAST]], %[[K]]], read, locality<3>, data
+// CHECK-NOT:             memref.prefetch
 // CHECK:                 linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]{{.*}} ins({{.*}} : tensor<4x16xf32>, tensor<4x16xf32>) outs({{.*}} : tensor<4x4x16xf32>)
 // CHECK:                   arith.mulf {{.*}} fastmath<contract>
 // CHECK:                   arith.addf {{.*}} fastmath<contract>
 // CHECK:               linalg.reduce ins({{.*}} : tensor<4x4x16xf32>) outs({{.*}} : tensor<4x4xf32>) dimensions = [2]
+// NOPREFETCH-LABEL: func.func @dot_products
+// NOPREFETCH-NOT:     bufferization.to_buffer
+// NOPREFETCH-NOT:     memref.prefetch
+// NOPREFETCH:         linalg.reduce
 func.func @dot_products(%x: tensor<16x768xf32>, %w: tensor<512x768xf32>) -> tensor<16x512xf32> {
   %wt = tt.transpose %w [1, 0] : tensor<512x768xf32> -> tensor<768x512xf32>
+  %0 = tt.matmul %x, %wt : (tensor<16x768xf32>, tensor<768x512xf32>) -> tensor<16x512xf32>
+  return %0 : tensor<16x512xf32>
+}
+
+// -----
+
+// With 8 rows (two row tiles) each row tile prefetches two rows of the next
+// column tile, j + 4 + (i / 4) * 2 and one past it, in a K loop of 8 float64
+// lanes (f64 x f32, the GPT-2 logits over 8 tokens).
+// CHECK:       #[[FIRST:.*]] = affine_map<()[s0, s1, s2] -> (s1 + s2 + (s0 floordiv 4) * 2 + 4)>
+// CHECK:       #[[SECOND:.*]] = affine_map<()[s0, s1, s2] -> (s1 + s2 + (s0 floordiv 4) * 2 + 5)>
+// CHECK-LABEL: func.func @dot_products_mixed
+// CHECK:         %[[W:.*]] = bufferization.to_buffer %arg1 read_only
+// CHECK:             scf.for %[[I:.*]] = %c0 to %c8 step %c4
+// CHECK:               affine.apply #[[FIRST]]()[%[[I]],
+// CHECK:               affine.apply #[[SECOND]]()[%[[I]],
+// CHECK:               scf.for %[[K:.*]] = %c0 to %c768 step %c8
+// CHECK-NEXT:            memref.prefetch %[[W]][%{{.*}}, %[[K]]]
+// CHECK-NEXT:            memref.prefetch %[[W]][%{{.*}}, %[[K]]]
+// CHECK:                 arith.extf
+// With B computed (exp(w), fused into the tiles) nothing is prefetched.
+// CHECK-LABEL: func.func @dot_products_computed
+// CHECK-NOT:     memref.prefetch
+// CHECK:         linalg.reduce
+func.func @dot_products_mixed(%x: tensor<8x768xf64>, %w: tensor<1000x768xf32>) -> tensor<8x1000xf64> {
+  %wt = tt.transpose %w [1, 0] : tensor<1000x768xf32> -> tensor<768x1000xf32>
+  %wc = tt.cast %wt to f64 : tensor<768x1000xf32> -> tensor<768x1000xf64>
+  %0 = tt.matmul %x, %wc : (tensor<8x768xf64>, tensor<768x1000xf64>) -> tensor<8x1000xf64>
+  return %0 : tensor<8x1000xf64>
+}
+func.func @dot_products_computed(%x: tensor<16x768xf32>, %w: tensor<512x768xf32>) -> tensor<16x512xf32> {
+  %e = tt.exp %w : tensor<512x768xf32>
+  %wt = tt.transpose %e [1, 0] : tensor<512x768xf32> -> tensor<768x512xf32>
   %0 = tt.matmul %x, %wt : (tensor<16x768xf32>, tensor<768x512xf32>) -> tensor<16x512xf32>
   return %0 : tensor<16x512xf32>
 }
