@@ -288,7 +288,9 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
 /// no packed panel to keep in L2, so no cache blocks: threads take strips
 /// of nr columns (an even split however the count factors: 3056 columns
 /// are 191 strips), and each register tile runs the whole reduction, so C
-/// is stored once (and never loaded, with register-fill).
+/// is stored once (and never loaded, with register-fill). A single strip
+/// (the edges align-columns splits off) is split by row tiles instead, so
+/// that the other thread does not wait while one computes it.
 KernelConfig inPlaceMatmulConfig(ArrayRef<int64_t> ranges,
                                  const MatmulDims &dims, int64_t lanes,
                                  const CPUTarget &target) {
@@ -297,11 +299,14 @@ KernelConfig inPlaceMatmulConfig(ArrayRef<int64_t> ranges,
   auto [mr, nr] = matmulRegisterTile(lanes, target);
   KernelConfig config;
   config.kind = KernelKind::Matmul;
-  if (ceilDiv(n, nr) > 1) {
+  if (ceilDiv(n, nr) > 1 || ceilDiv(m, mr) > 1) {
     config.parallelTiles.assign(numLoops, 0);
     for (unsigned b : dims.batch)
       config.parallelTiles[b] = 1;
-    config.parallelTiles[dims.n] = nr;
+    if (ceilDiv(n, nr) > 1)
+      config.parallelTiles[dims.n] = nr;
+    else
+      config.parallelTiles[dims.m] = mr;
   }
   SmallVector<int64_t> reg(numLoops, 0), kStep(numLoops, 0);
   for (unsigned b : dims.batch)

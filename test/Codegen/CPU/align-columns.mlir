@@ -45,10 +45,13 @@
 
 // Tiled, every part reads B where it is: no packed strips, threads take
 // strips of 16 columns of the middle part, and each [8 x 16] register tile
-// runs the whole K (the fill becomes its accumulators' zeros).
+// runs the whole K (the fill becomes its accumulators' zeros). The edges,
+// one strip each, are split between the threads by row tiles.
 // TILED-LABEL: func.func @mixed
 // TILED-NOT:     tensor<{{[0-9]+}}x96x16xf{{32|64}}>
-// TILED:         scf.for %{{.*}} = %c0 to %c16 step %c8
+// TILED:         scf.forall (%{{.*}}) = (0) to (16) step (8)
+// TILED:           scf.for %{{.*}} = %c0 to %c96 step %c4
+// TILED:         scf.forall (%{{.*}}) = (0) to (16) step (8)
 // TILED:           scf.for %{{.*}} = %c0 to %c96 step %c4
 // TILED:         scf.forall (%{{.*}}) = (0) to (48) step (16)
 // TILED:           scf.for %{{.*}} = %c0 to %c16 step %c8
