@@ -14,10 +14,14 @@ is set.)
 Every case runs on every framework that has an implementation of it, in the
 same process: the output is first checked against NumPy (normalised max
 error max|out - ref| / max|ref|; "WRONG" in the table when it is too large,
-or when the shape or dtype differ), then the call is warmed up and timed:
-median of N calls, N chosen so that the timed calls take about --seconds
-(1 s, 0.2 s with --quick), and CPU/wall = CPU seconds of the whole process
-(all threads) per wall second over the timed calls. "x numpy" is NumPy's
+or when the shape or dtype differ). Then every framework of the case is
+timed in --rounds rounds (default 3), taking turns: in each round each
+framework is warmed up and called for about --seconds / rounds (1 s in all,
+0.2 s with --quick), so that a change in the machine's speed during the
+case (on a shared VM host, memory-bound code can slow down by 2x for
+minutes) hits every framework alike. The table shows the median of all
+timed calls and CPU/wall = CPU seconds of the whole process (all threads)
+per wall second over them. "x numpy" is NumPy's
 median / that median (> 1 is faster than NumPy). "first call" is the wall
 time of the first call of a fresh compiled function (trace/lower/compile +
 run); for IREE it includes lowering with JAX and iree-compile; torch.compile
@@ -641,7 +645,8 @@ FRAMEWORKS = [NumPy(), TinyTensor(), Jax(), Torch(), TorchCompile(), Numba(),
 # =============================================================================
 
 def measure(run, seconds, min_runs, max_runs=200_000):
-    """Median of N timed calls after a warm-up, and CPU/wall over them.
+    """Times one slice: N calls after a warm-up; returns the sorted call
+    times, the CPU seconds and the wall seconds of the timed calls.
 
     Warm-up: at least 2 calls (1 if a call takes over a quarter of
     `seconds`) and 10% of `seconds`; the fastest sets N. A full garbage
@@ -668,12 +673,17 @@ def measure(run, seconds, min_runs, max_runs=200_000):
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     finally:
         gc.enable()
-    times.sort()
+    return times, cpu, wall
+
+
+def summarize(times, cpu, wall):
+    """The statistics of all timed calls of one (case, framework)."""
+    times = sorted(times)
+    runs = len(times)
     return {"median_s": statistics.median(times), "min_s": times[0],
             "p10_s": times[runs // 10], "p90_s": times[(9 * runs) // 10],
             "max_s": times[-1], "mean_s": statistics.fmean(times),
-            "runs": runs, "warmup_runs": len(warmup),
-            "cpu_per_wall": cpu / wall}
+            "runs": runs, "cpu_per_wall": cpu / wall}
 
 
 def check(out, ref, tol):
@@ -705,8 +715,9 @@ def implementation(case, fw):
     return getattr(case, fw.style)
 
 
-def run_case(case, fw, ref, inputs, numpy_median, args):
-    """Builds, checks and times one (case, framework); returns the record."""
+def build_case(case, fw, ref, inputs):
+    """Builds and checks one (case, framework): the record, and the call to
+    time (None when it failed)."""
     record = {"case": case.name, "framework": fw.name}
     fn = implementation(case, fw)
     call_args = inputs
@@ -720,23 +731,45 @@ def run_case(case, fw, ref, inputs, numpy_median, args):
         out = fw.to_numpy(out)
     except Exception as e:  # noqa: BLE001
         record.update(status="failed", reason=short_reason(e))
-        return record
+        return record, None
     ok, error, message = check(out, ref, case.tol)
     record.update(status="ok" if ok else "wrong", error=error,
                   check=message, output_dtype=str(out.dtype))
-    try:
-        record.update(measure(run, args.seconds, args.min_runs))
-    except Exception as e:  # noqa: BLE001
-        record.update(status="failed", reason=short_reason(e))
-        return record
-    median = record["median_s"]
-    if numpy_median:
-        record["x_numpy"] = numpy_median / median
-    if case.flops:
-        record["gflops"] = case.flops / median / 1e9
-    if case.bytes:
-        record["gbytes_per_s"] = case.bytes / median / 1e9
-    return record
+    return record, run
+
+
+def time_case(case, built, args):
+    """Times every built framework of a case in `args.rounds` rounds, each
+    framework for `args.seconds / rounds` per round, one after the other:
+    when the machine's speed drifts (other guests of a VM host share its
+    memory bandwidth and caches), every framework sees the drift alike.
+    The statistics are over the calls of all rounds."""
+    slices = {name: ([], 0.0, 0.0) for name, (record, run) in built.items()
+              if run is not None}
+    min_runs = max(1, math.ceil(args.min_runs / args.rounds))
+    for _ in range(args.rounds):
+        for name in slices:
+            record, run = built[name]
+            try:
+                times, cpu, wall = measure(run, args.seconds / args.rounds,
+                                           min_runs)
+            except Exception as e:  # noqa: BLE001
+                record.update(status="failed", reason=short_reason(e))
+                built[name] = (record, None)
+                continue
+            old = slices[name]
+            slices[name] = (old[0] + times, old[1] + cpu, old[2] + wall)
+            time.sleep(args.pause)
+    for name, (times, cpu, wall) in slices.items():
+        record, run = built[name]
+        if run is None or not times:
+            continue
+        record.update(summarize(times, cpu, wall))
+        median = record["median_s"]
+        if case.flops:
+            record["gflops"] = case.flops / median / 1e9
+        if case.bytes:
+            record["gbytes_per_s"] = case.bytes / median / 1e9
 
 
 # =============================================================================
@@ -877,6 +910,12 @@ def main():
     parser.add_argument("--seconds", type=float,
                         help="timed seconds per measurement "
                              "(default 1, 0.2 with --quick)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="timing rounds per case: each framework is "
+                             "timed for seconds / rounds per round, the "
+                             "frameworks taking turns, so that a drift in "
+                             "the machine's speed hits all alike (default 3; "
+                             "1: each framework once, one after the other)")
     parser.add_argument("--gpt2", choices=["124m", "small", "none"],
                         help="GPT-2 shapes (default 124m, none with --quick)")
     parser.add_argument("--pause", type=float, default=0.2,
@@ -886,6 +925,8 @@ def main():
     args = parser.parse_args()
     args.seconds = args.seconds or (0.2 if args.quick else 1.0)
     args.min_runs = 3 if args.quick else 5
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     gpt2_config = args.gpt2 or ("none" if args.quick else "124m")
     gpt2_config = None if gpt2_config == "none" else gpt2_config
 
@@ -929,8 +970,9 @@ def main():
           f"{blas.get('threading_layer')}")
     print("threads (defaults, not set here): " + "; ".join(
         f"{k}: {v}" for k, v in thread_settings(available).items()))
-    print(f"timing: median of N calls, ~{args.seconds:g} s per measurement, "
-          f"N >= {args.min_runs}\n", flush=True)
+    print(f"timing: median of N calls, ~{args.seconds:g} s per measurement "
+          f"in {args.rounds} interleaved round(s), N >= {args.min_runs}\n",
+          flush=True)
 
     table = Table()
     table.header()
@@ -940,21 +982,26 @@ def main():
             continue
         inputs = case.inputs()
         ref = np.asarray(case.numpy(*inputs))
-        numpy_median = None
-        label = case.name
+        built = {}
         for fw in frameworks:
             if implementation(case, fw) is None:
                 continue
             if fw.name in unavailable:
-                record = {"case": case.name, "framework": fw.name,
-                          "status": "unavailable",
-                          "reason": unavailable[fw.name]}
+                built[fw.name] = ({"case": case.name, "framework": fw.name,
+                                   "status": "unavailable",
+                                   "reason": unavailable[fw.name]}, None)
             else:
-                record = run_case(case, fw, ref, inputs, numpy_median, args)
-                time.sleep(args.pause)
-            if fw.name == "numpy" and "median_s" in record:
-                numpy_median = record["median_s"]
-                record["x_numpy"] = 1.0
+                built[fw.name] = build_case(case, fw, ref, inputs)
+        time_case(case, built, args)
+        numpy_record = built.get("numpy", ({}, None))[0]
+        numpy_median = numpy_record.get("median_s")
+        label = case.name
+        for fw in frameworks:
+            if fw.name not in built:
+                continue
+            record = built[fw.name][0]
+            if numpy_median and "median_s" in record:
+                record["x_numpy"] = numpy_median / record["median_s"]
             table.row(label, record, fw.compiles)
             label = ""
             records.append(record)

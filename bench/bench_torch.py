@@ -36,7 +36,7 @@ import torch.nn as nn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))
 sys.path.insert(0, str(ROOT / "bench"))
-from bench import measure  # noqa: E402  (the suite's timing)
+from bench import measure, summarize  # noqa: E402  (the suite's timing)
 from torch_cnn import FullCNN  # noqa: E402  (the seed tutorial's CNN)
 
 
@@ -99,8 +99,8 @@ def main():
                 ok = error <= 1e-4
                 failed |= not ok
                 with torch.no_grad():
-                    timing = measure(lambda: run(*inputs), args.seconds,
-                                     min_runs=5)
+                    timing = summarize(*measure(lambda: run(*inputs),
+                                                args.seconds, min_runs=5))
                 ms = timing["median_s"] * 1e3
                 runs, cpu = timing["runs"], timing["cpu_per_wall"]
                 if fw == "torch":
