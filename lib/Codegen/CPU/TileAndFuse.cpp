@@ -373,8 +373,6 @@ struct CPUTileAndFusePass
         rewriter, loc,
         memref::DimOp::create(rewriter, loc, result.buffer, nDim),
         arith::ConstantIndexOp::create(rewriter, loc, 1));
-    AffineExpr d0;
-    bindDims(rewriter.getContext(), d0);
     for (int64_t r = 0; r < perTile; ++r) {
       // j + nr + (i / mr) * perTile + r, at most B's last row.
       OpFoldResult row = affine::makeComposedFoldedAffineApply(
