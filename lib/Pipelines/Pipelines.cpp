@@ -2,6 +2,7 @@
 
 #include "TinyTensor/Pipelines/Pipelines.h"
 
+#include "TinyTensor/Codegen/CPUTarget.h"
 #include "TinyTensor/Codegen/Passes.h"
 #include "TinyTensor/Conversion/Passes.h"
 #include "TinyTensor/Dialect/TT/Passes.h"
@@ -63,7 +64,11 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
 static void buildCodegenOnTensors(OpPassManager &pm,
                                   const tt::LowerToLLVMOptions &options) {
   if (options.tile) {
-    if (options.pack && options.alignColumns) {
+    bool alignColumns =
+        options.alignColumns == tt::AlignColumnsMode::On ||
+        (options.alignColumns == tt::AlignColumnsMode::Auto &&
+         tt::CPUTarget::get(options.vectorBits).readsStridedRowsFast);
+    if (options.pack && alignColumns) {
       tt::TTCPUAlignColumnsOptions align;
       align.vectorBits = options.vectorBits;
       pm.addNestedPass<func::FuncOp>(tt::createTTCPUAlignColumns(align));

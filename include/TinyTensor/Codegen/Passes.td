@@ -118,6 +118,10 @@ def TTCPUAlignColumns : Pass<"tt-cpu-align-columns", "func::FuncOp"> {
     m = 64 packed 69-75, split 82-91; m = 256 level (84-88 both ways, so
     the default `max-rows` is 64). GPT-2 124M float64 over 16 tokens 76.7
     -> 62.1 ms, over 64 tokens 244.9 -> 229.0 ms (A/B in one process).
+    On an Intel Xeon (Sapphire Rapids) the split was slower than packing
+    at every such shape (m = 64: 26 against 76 GFLOP/s), so
+    `tt-lower-to-llvm`'s `align-columns=auto` runs this pass on AMD CPUs
+    only.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",

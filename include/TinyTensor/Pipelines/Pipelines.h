@@ -14,6 +14,9 @@
 namespace mlir {
 namespace tt {
 
+/// When `tt-lower-to-llvm` runs --tt-cpu-align-columns.
+enum class AlignColumnsMode { Auto, On, Off };
+
 /// Options of `tt-optimize`.
 struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
   PassOptions::Option<bool> fusion{
@@ -76,14 +79,20 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Copy matmul panels of B into contiguous strips "
                      "(when tile=true)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> alignColumns{
+  PassOptions::Option<AlignColumnsMode> alignColumns{
       *this, "align-columns",
       llvm::cl::desc("Matmuls with at most 64 rows that convert B to a "
                      "wider type read B in place, split at run time so that "
                      "each register tile's strip of B starts on a cache "
                      "line (--tt-cpu-align-columns; when tile=true and "
                      "pack=true)"),
-      llvm::cl::init(true)};
+      llvm::cl::init(AlignColumnsMode::Auto),
+      llvm::cl::values(
+          clEnumValN(AlignColumnsMode::Auto, "auto",
+                     "on CPUs where reading B in place measured faster "
+                     "than packing it (AMD), else off"),
+          clEnumValN(AlignColumnsMode::On, "true", "always"),
+          clEnumValN(AlignColumnsMode::Off, "false", "never"))};
   PassOptions::Option<bool> registerFill{
       *this, "register-fill",
       llvm::cl::desc("Start a matmul's register accumulators at zero instead "

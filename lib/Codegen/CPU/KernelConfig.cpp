@@ -20,6 +20,13 @@ CPUTarget CPUTarget::host() {
     target.vectorBits = 512;
   else if (features.lookup("avx2") || features.lookup("avx"))
     target.vectorBits = 256;
+#if defined(__x86_64__) || defined(__i386__)
+  // The vendor, not the CPU's name: a VM may report a model number that
+  // LLVM names after another CPU (a Sapphire Rapids guest as rocketlake).
+  target.readsStridedRowsFast =
+      llvm::sys::detail::x86::getVendorSignature() ==
+      llvm::sys::detail::x86::VendorSignatures::AUTHENTIC_AMD;
+#endif
   return target;
 }
 

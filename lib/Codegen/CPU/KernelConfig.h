@@ -11,27 +11,13 @@
 #define TINYTENSOR_LIB_CODEGEN_CPU_KERNELCONFIG_H
 
 #include "../Common/TileAndFuseUtils.h"
+#include "TinyTensor/Codegen/CPUTarget.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 
 namespace mlir {
 namespace tt {
-
-/// What the strategy needs to know about the CPU.
-struct CPUTarget {
-  /// Width of a vector register in bits: 512 (AVX-512), 256 (AVX2/AVX) or
-  /// 128 (SSE, NEON and anything else).
-  unsigned vectorBits = 128;
-
-  /// The CPU this process runs on, from LLVM's host feature detection.
-  static CPUTarget host();
-  /// `host()` when `vectorBits` is 0, else a CPU with that vector width.
-  static CPUTarget get(unsigned vectorBits);
-
-  /// Elements of `elementType` in one vector register (at least 1).
-  int64_t lanes(Type elementType) const;
-};
 
 /// The kinds of kernel the strategy distinguishes.
 enum class KernelKind {

@@ -1,8 +1,11 @@
 // RUN: tiny-opt %s --split-input-file --tt-cpu-align-columns=vector-bits=512 | FileCheck %s
 // RUN: tiny-opt %s --split-input-file '--tt-cpu-align-columns=vector-bits=512 max-rows=8' | FileCheck %s --check-prefix=ROWS8
 // RUN: tiny-opt %s --split-input-file --tt-cpu-align-columns=vector-bits=512 --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize | FileCheck %s --check-prefix=TILED
-// RUN: tiny-opt %s --split-input-file --tt-lower-to-llvm="vector-bits=512 optimize=false" | FileCheck %s --check-prefix=LLVM
+// RUN: tiny-opt %s --split-input-file --tt-lower-to-llvm="vector-bits=512 optimize=false align-columns=true" | FileCheck %s --check-prefix=LLVM
 // RUN: tiny-opt %s --split-input-file --tt-lower-to-llvm="vector-bits=512 optimize=false align-columns=false" | FileCheck %s --check-prefix=NOALIGN
+// align-columns=auto (the default) splits only on the host CPU, and only
+// where that is an AMD CPU: a target given by its vector width is never split.
+// RUN: tiny-opt %s --split-input-file --tt-lower-to-llvm="vector-bits=512 optimize=false" | FileCheck %s --check-prefix=NOALIGN
 
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
