@@ -76,6 +76,7 @@ static void buildCodegenOnTensors(OpPassManager &pm,
     }
     tt::TTCPUTileAndFuseOptions tiling;
     tiling.vectorBits = options.vectorBits;
+    tiling.l2KiB = options.l2KiB;
     tiling.fuse = options.fusion;
     tiling.pack = options.pack;
     tiling.windowVectors = options.windowVectors;

@@ -37,6 +37,9 @@ MATMUL_SHAPES = [
     ((260, 96), (96, 4097)),
     # Batched, K = 600 in blocks of 300.
     ((2, 40, 600), (600, 520)),
+    # K = 2083 (prime): reduction blocks of 512 or 1024 (with a 2 MiB L2),
+    # C carried across them, then a remainder; 67 rows (6-row tiles, 1 left).
+    ((67, 2083), (2083, 129)),
     # As x @ w.T: 40 rows and a B of 624 KB, packed rather than dot products.
     ((40, 300), (300, 520)),
 ]

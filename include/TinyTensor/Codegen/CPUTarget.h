@@ -27,6 +27,10 @@ struct CPUTarget {
   /// streams such strides into its caches, was not measured); false for
   /// every other CPU and for targets that are not the host.
   bool readsStridedRowsFast = false;
+  /// Bytes of the level-2 cache of one core, from Linux's
+  /// /sys/devices/system/cpu/cpu0/cache; 0 when unknown (and for targets
+  /// that are not the host), which the strategy takes as 1 MiB.
+  int64_t l2Bytes = 0;
 
   /// The CPU this process runs on, from LLVM's host feature detection.
   static CPUTarget host();

@@ -182,11 +182,17 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
        column tile together fetch all of them (`prefetch`).
 
     `vector-bits=0` (the default) asks the host CPU for its vector width
-    (512 with AVX-512, 256 with AVX2, else 128).
+    (512 with AVX-512, 256 with AVX2, else 128). `l2-kib=0` (the default)
+    takes the host's L2 size from Linux when `vector-bits=0`, else 1 MiB;
+    a matmul's reduction blocks are 512 deep, or deeper while the packed
+    panel of B fills at most half of it.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
            "Vector register width in bits (0: the host CPU's)">,
+    Option<"l2KiB", "l2-kib", "unsigned", /*default=*/"0",
+           "L2 cache of one core in KiB, which sizes a matmul's reduction "
+           "blocks (0: the host CPU's when vector-bits=0, else 1024)">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Fuse producers into the tile loops of their consumers">,
     Option<"peel", "peel", "bool", /*default=*/"true",

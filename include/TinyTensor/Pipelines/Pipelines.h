@@ -144,6 +144,11 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Vector register width the strategy assumes (0: the "
                      "host CPU's)"),
       llvm::cl::init(0)};
+  PassOptions::Option<unsigned> l2KiB{
+      *this, "l2-kib",
+      llvm::cl::desc("L2 cache of one core in KiB the strategy assumes (0: "
+                     "the host CPU's when vector-bits=0, else 1024)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> interchange{
       *this, "interchange",
       llvm::cl::desc("Reorder the loops of contractions left unvectorised so "

@@ -88,7 +88,9 @@ int64_t splitWidth(linalg::LinalgOp op, func::FuncOp func,
   std::optional<KernelConfig> config = getKernelConfig(op, target);
   if (!config || config->kind != KernelKind::Matmul || config->packColumns <= 0)
     return 0;
-  int64_t strip = config->packColumns;
+  int64_t strip = inPlaceStripColumns(op, target);
+  if (strip <= 0)
+    return 0;
   int64_t width = std::max(strip, lineElements);
   if (width % strip != 0 || width % lineElements != 0)
     return 0;

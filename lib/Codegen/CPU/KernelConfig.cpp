@@ -4,6 +4,7 @@
 
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
@@ -12,6 +13,42 @@ using namespace mlir::tt;
 //===----------------------------------------------------------------------===//
 // Target
 //===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The first line of a small text file, trimmed; empty if it cannot be read.
+std::string readLine(const llvm::Twine &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return "";
+  return (*buffer)->getBuffer().split('\n').first.trim().str();
+}
+
+/// Bytes of the level-2 (unified or data) cache of the first CPU, from
+/// Linux's sysfs ("2048K"); 0 where that is not available.
+int64_t hostL2Bytes() {
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    if (readLine(dir + "/level") != "2" ||
+        readLine(dir + "/type") == "Instruction")
+      continue;
+    std::string text = readLine(dir + "/size");
+    llvm::StringRef size = text;
+    int64_t scale = 1;
+    if (size.consume_back("K"))
+      scale = 1024;
+    else if (size.consume_back("M"))
+      scale = 1024 * 1024;
+    int64_t value = 0;
+    if (size.getAsInteger(10, value) || value <= 0)
+      return 0;
+    return value * scale;
+  }
+  return 0;
+}
+
+} // namespace
 
 CPUTarget CPUTarget::host() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
@@ -27,6 +64,8 @@ CPUTarget CPUTarget::host() {
       llvm::sys::detail::x86::getVendorSignature() ==
       llvm::sys::detail::x86::VendorSignatures::AUTHENTIC_AMD;
 #endif
+  static const int64_t l2Bytes = hostL2Bytes();
+  target.l2Bytes = l2Bytes;
   return target;
 }
 
@@ -51,14 +90,16 @@ int64_t CPUTarget::lanes(Type elementType) const {
 namespace {
 
 /// Cache blocks of a matmul: rows of A and columns of B per block, and the
-/// depth of the reduction block, so that a packed [kc x nc] panel of B
-/// (512 KiB in f32) stays in L2 while every row block of the thread's
-/// block of C uses it, and each [kc x nr] strip of it streams from L2 at
-/// unit stride. (A deeper block means fewer passes over C: at 2048 x 2048,
-/// kc = 512 was about 10% faster than kc = 256.)
+/// least depth of the reduction block, so that a packed [kc x nc] panel of
+/// B stays in L2 while every row block of the thread's block of C uses it,
+/// and each [kc x nr] strip of it streams from L2 at unit stride. A deeper
+/// block means fewer passes over C: at 2048 x 2048, kc = 512 was about 10%
+/// faster than kc = 256; matmulDepthBlock goes deeper where L2 holds it.
 constexpr int64_t kMatmulBlockM = 128;
 constexpr int64_t kMatmulBlockN = 256;
-constexpr int64_t kMatmulBlockK = 512;
+constexpr int64_t kMatmulMinBlockK = 512;
+/// L2 bytes assumed when the target does not say (CPUTarget::l2Bytes = 0).
+constexpr int64_t kDefaultL2Bytes = 1024 * 1024;
 /// Reduction steps unrolled in the register tile.
 constexpr int64_t kMatmulUnrollK = 4;
 /// Blocks to aim for so that every thread of a many-core machine has work.
@@ -250,12 +291,42 @@ KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   return config;
 }
 
-/// A matmul's register tile, rows of C by columns: mr rows by two vectors.
-/// With 32 vector registers (AVX-512) 8 x 2 accumulators leave room for
-/// operands; with 16 (AVX2 and narrower) 4 x 2.
+/// A packed matmul's register tile, rows of C by columns. With 32 vector
+/// registers (AVX-512) 6 rows by 4 vectors: 24 accumulators, and per step
+/// of the reduction 4 loads of B and 6 broadcasts of A for 24 FMAs. On a
+/// 2-core Sapphire Rapids it beat 8 x 2 (16 accumulators, 10 loads for 16
+/// FMAs) in every run: f32 1024^3 on one thread 79 against 72 GFLOP/s,
+/// on two 164 against 143; 2048^3 on two 163 against 145 (kc = 512 in
+/// all; 12 x 2, 14 x 2, 4 x 4 and 7 x 4 were slower than 6 x 4). With 16
+/// registers (AVX2 and narrower) 4 x 2.
 std::pair<int64_t, int64_t> matmulRegisterTile(int64_t lanes,
                                                const CPUTarget &target) {
+  if (target.vectorBits >= 512)
+    return {6, 4 * lanes};
+  return {4, 2 * lanes};
+}
+
+/// The register tile of a matmul that reads B in place: 8 rows by two
+/// vectors on AVX-512, as measured for --tt-cpu-align-columns on a Zen 4
+/// (a strip of B is then one or two cache lines of each row); 4 x 2 with
+/// 16 registers.
+std::pair<int64_t, int64_t> inPlaceRegisterTile(int64_t lanes,
+                                                const CPUTarget &target) {
   return {target.vectorBits >= 512 ? 8 : 4, 2 * lanes};
+}
+
+/// The depth of a matmul's reduction block for elements of `lanes` per
+/// vector: kMatmulMinBlockK, or deeper while the packed [kc x nc] panel
+/// fills at most half of the core's L2. On a 2 MiB L2 (Sapphire Rapids)
+/// that is kc = 1024 in f32 (1024^3: 88 against 79 GFLOP/s on one thread,
+/// 170 against 164 on two; 2048^3 on two 170 against 163) and 512 in f64.
+int64_t matmulDepthBlock(int64_t lanes, const CPUTarget &target) {
+  int64_t l2 = target.l2Bytes > 0 ? target.l2Bytes : kDefaultL2Bytes;
+  int64_t bytes = std::max<int64_t>(1, target.vectorBits / 8 / lanes);
+  int64_t kc = kMatmulMinBlockK;
+  while (2 * kc * kMatmulBlockN * bytes <= l2 / 2)
+    kc *= 2;
+  return kc;
 }
 
 KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
@@ -277,7 +348,8 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
       reg(numLoops, 0), kStep(numLoops, 0);
   for (unsigned b : dims.batch)
     kBlock[b] = 1;
-  kBlock[dims.k] = dividingBlock(k, std::min(k, kMatmulBlockK), kr, false);
+  kBlock[dims.k] = dividingBlock(
+      k, std::min(k, matmulDepthBlock(lanes, target)), kr, false);
   mBlock[dims.m] = mc;
   reg[dims.m] = std::min(m, mr);
   reg[dims.n] = std::min(n, nr);
@@ -303,7 +375,7 @@ KernelConfig inPlaceMatmulConfig(ArrayRef<int64_t> ranges,
                                  const CPUTarget &target) {
   unsigned numLoops = ranges.size();
   int64_t m = ranges[dims.m], n = ranges[dims.n], k = ranges[dims.k];
-  auto [mr, nr] = matmulRegisterTile(lanes, target);
+  auto [mr, nr] = inPlaceRegisterTile(lanes, target);
   KernelConfig config;
   config.kind = KernelKind::Matmul;
   if (ceilDiv(n, nr) > 1 || ceilDiv(m, mr) > 1) {
@@ -483,6 +555,14 @@ SmallVector<int64_t> tt::getLoopSizeEstimates(linalg::LinalgOp op) {
   for (int64_t loop = 0, e = op.getNumLoops(); loop < e; ++loop)
     sizes.push_back(loopUpperBound(op, loop).value_or(kDynamicSizeEstimate));
   return sizes;
+}
+
+int64_t tt::inPlaceStripColumns(linalg::LinalgOp op,
+                                const CPUTarget &target) {
+  Type elementType = computeElementType(op);
+  if (!elementType)
+    return 0;
+  return inPlaceRegisterTile(target.lanes(elementType), target).second;
 }
 
 std::optional<KernelConfig>

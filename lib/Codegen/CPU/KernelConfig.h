@@ -113,6 +113,11 @@ std::optional<KernelConfig>
 getKernelConfig(linalg::LinalgOp op, const CPUTarget &target,
                 const StrategyOptions &options = {});
 
+/// The columns of the register tile of `op`, a matmul, when it reads B in
+/// place (`tt.rhs_in_place`): the width --tt-cpu-align-columns aligns its
+/// strips to. 0 when `op` has no element type the strategy vectorises.
+int64_t inPlaceStripColumns(linalg::LinalgOp op, const CPUTarget &target);
+
 } // namespace tt
 } // namespace mlir
 

@@ -89,6 +89,8 @@ struct CPUTileAndFusePass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     CPUTarget target = CPUTarget::get(vectorBits);
+    if (l2KiB > 0)
+      target.l2Bytes = int64_t(l2KiB) * 1024;
     IRRewriter rewriter(&getContext());
 
     // Level 1: roots, last first, each with its producers fused in.

@@ -12,17 +12,17 @@
 // bias + tanh epilogue.
 //
 // Default: the blocks run in an OpenMP parallel region (thread count left
-// to the runtime), the register tile is FMAs (fmuladd) on rows of 32 f32
-// (two 512-bit registers),
+// to the runtime), the register tile is FMAs (fmuladd) on rows of 64 f32
+// (four 512-bit registers),
 // tanh is a polynomial on vectors.
 // DEFAULT:     omp.parallel
 // DEFAULT-NOT: num_threads
 // DEFAULT:     omp.wsloop
-// DEFAULT:     llvm.intr.fmuladd{{.*}} : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// DEFAULT:     llvm.intr.fmuladd{{.*}} : (vector<64xf32>, vector<64xf32>, vector<64xf32>) -> vector<64xf32>
 //
 // threads=1: no OpenMP.
 // SEQ-NOT:     omp.
-// SEQ:         llvm.intr.fmuladd{{.*}}vector<32xf32>
+// SEQ:         llvm.intr.fmuladd{{.*}}vector<64xf32>
 // SEQ-NOT:     omp.
 //
 // threads=4 fixes the team size.
@@ -30,7 +30,7 @@
 //
 // vectorize=false: tiles, threads, but scalar code for LLVM to vectorise.
 // SCALAR:      omp.parallel
-// SCALAR-NOT:  vector<32xf32>
+// SCALAR-NOT:  vector<
 //
 // tile=false vectorize=false: the plain loop nests of earlier versions.
 // PLAIN-NOT:   omp.

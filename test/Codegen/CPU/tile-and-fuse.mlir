@@ -5,32 +5,37 @@
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 fuse-rows=false' --canonicalize | FileCheck %s --check-prefix=NOROWS
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 register-fill=false' --canonicalize | FileCheck %s --check-prefix=NOFILL
 // RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 prefetch=false' --canonicalize | FileCheck %s --check-prefix=NOPREFETCH
+// RUN: tiny-opt %s --split-input-file --tt-optimize '--tt-cpu-tile-and-fuse=vector-bits=512 l2-kib=2048' --canonicalize | FileCheck %s --check-prefix=L2
 
-// A matmul with a bias + tanh epilogue: one scf.forall over [64 x 64] blocks
-// of C holds the [96 x 64] panel of B copied into two contiguous strips of
-// 32 columns (packed, [2 x 96 x 32]; [kc] is the whole K = 96 here; a row
-// of B at a time, each row into both strips), the register-tiled matmul
-// (strips of 32 columns outermost, each read from its packed strip, then
-// rows of 8, then K in steps of 4) and the epilogue, one row of 64 at a
-// time. No cache block splits K, so the zero fill of C is fused down to the
-// register tiles (register-fill): each [8 x 32] tile is filled just before
-// its K loop, and vectorisation makes that the accumulators' zeros.
+// A matmul with a bias + tanh epilogue: one scf.forall over [64 x 128]
+// blocks of C holds the [96 x 128] panel of B copied into two contiguous
+// strips of 64 columns (packed, [2 x 96 x 64]; [kc] is the whole K = 96
+// here; a row of B at a time, each row into both strips), the
+// register-tiled matmul (strips of 64 columns outermost, each read from its
+// packed strip, then rows of 6 with a last tile of 4, then K in steps of 4)
+// and the epilogue, a row of 64 at a time. No cache block splits K, so the
+// zero fill of C is fused down to the register tiles (register-fill): each
+// [6 x 64] tile is filled just before its K loop, and vectorisation makes
+// that the accumulators' zeros.
 
 // CHECK-LABEL: func.func @linear_tanh
-// CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
-// CHECK-NOT:       linalg.fill {{.*}} tensor<64x64xf32>
-// CHECK:           %[[EMPTY:.+]] = tensor.empty() : tensor<2x96x32xf32>
-// CHECK:           %[[PACKED:.+]] = scf.for {{.*}} = %c0 to %c96 step %c1 iter_args({{.*}} = %[[EMPTY]]) -> (tensor<2x96x32xf32>)
-// CHECK:             scf.for {{.*}} = %c0 to %c64 step %c32 {{.*}} -> (tensor<2x96x32xf32>)
-// CHECK:               linalg.copy ins({{.*}} : tensor<1x32xf32>)
-// CHECK:           scf.for %[[J:.+]] = %c0 to %c64 step %c32
+// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (128)
+// CHECK-NOT:       linalg.fill {{.*}} tensor<64x128xf32>
+// CHECK:           %[[EMPTY:.+]] = tensor.empty() : tensor<2x96x64xf32>
+// CHECK:           %[[PACKED:.+]] = scf.for {{.*}} = %c0 to %c96 step %c1 iter_args({{.*}} = %[[EMPTY]]) -> (tensor<2x96x64xf32>)
+// CHECK:             scf.for {{.*}} = %c0 to %c128 step %c64 {{.*}} -> (tensor<2x96x64xf32>)
+// CHECK:               linalg.copy ins({{.*}} : tensor<1x64xf32>)
+// CHECK:           scf.for %[[J:.+]] = %c0 to %c128 step %c64
 // CHECK:             %[[S:.+]] = affine.apply {{.*}}(%[[J]])
-// CHECK:             %[[STRIP:.+]] = tensor.extract_slice %[[PACKED]][%[[S]], 0, 0] [1, 96, 32] [1, 1, 1] : tensor<2x96x32xf32> to tensor<96x32xf32>
-// CHECK:             scf.for {{.*}} = %c0 to %c64 step %c8
-// CHECK:               linalg.fill {{.*}} -> tensor<8x32xf32>
+// CHECK:             %[[STRIP:.+]] = tensor.extract_slice %[[PACKED]][%[[S]], 0, 0] [1, 96, 64] [1, 1, 1] : tensor<2x96x64xf32> to tensor<96x64xf32>
+// CHECK:             scf.for {{.*}} = %c0 to %c60 step %c6
+// CHECK:               linalg.fill {{.*}} -> tensor<6x64xf32>
 // CHECK:               scf.for {{.*}} = %c0 to %c96 step %c4
 // CHECK:                 tensor.extract_slice %[[STRIP]]
-// CHECK:                 linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>) outs({{.*}} : tensor<8x32xf32>)
+// CHECK:                 linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x64xf32>) outs({{.*}} : tensor<6x64xf32>)
+// CHECK:             linalg.fill {{.*}} -> tensor<4x64xf32>
+// CHECK:             scf.for {{.*}} = %c0 to %c96 step %c4
+// CHECK:               linalg.matmul ins({{.*}} : tensor<4x4xf32>, tensor<4x64xf32>) outs({{.*}} : tensor<4x64xf32>)
 // CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x64xf32>)
 // CHECK:             math.tanh
 // CHECK:           scf.forall.in_parallel
@@ -43,7 +48,7 @@
 // NOFILL-LABEL: func.func @linear_tanh
 // NOFILL:         scf.forall
 // NOFILL:           linalg.fill {{.*}} tensor<1x64xf32>
-// NOFILL:           scf.for {{.*}} = %c0 to %c64 step %c8
+// NOFILL:           scf.for {{.*}} = %c0 to %c60 step %c6
 // NOFILL-NOT:         linalg.fill
 // NOFILL:             scf.for {{.*}} = %c0 to %c96 step %c4
 
@@ -56,11 +61,11 @@
 // NOPACK-NOT:     linalg.copy
 // NOPACK:         linalg.matmul
 // NOPACK-NOT:     linalg.copy
-func.func @linear_tanh(%x: tensor<64x96xf32>, %w: tensor<96x512xf32>, %b: tensor<512xf32>) -> tensor<64x512xf32> {
-  %0 = tt.matmul %x, %w : (tensor<64x96xf32>, tensor<96x512xf32>) -> tensor<64x512xf32>
-  %1 = tt.add %0, %b : (tensor<64x512xf32>, tensor<512xf32>) -> tensor<64x512xf32>
-  %2 = tt.tanh %1 : tensor<64x512xf32>
-  return %2 : tensor<64x512xf32>
+func.func @linear_tanh(%x: tensor<64x96xf32>, %w: tensor<96x1024xf32>, %b: tensor<1024xf32>) -> tensor<64x1024xf32> {
+  %0 = tt.matmul %x, %w : (tensor<64x96xf32>, tensor<96x1024xf32>) -> tensor<64x1024xf32>
+  %1 = tt.add %0, %b : (tensor<64x1024xf32>, tensor<1024xf32>) -> tensor<64x1024xf32>
+  %2 = tt.tanh %1 : tensor<64x1024xf32>
+  return %2 : tensor<64x1024xf32>
 }
 
 // -----
@@ -81,19 +86,19 @@ func.func @no_recompute(%x: tensor<64x256xf32>, %w: tensor<256x1024xf32>) -> ten
 // -----
 
 // Sizes the tiles do not divide: the register loops are peeled, so the main
-// loops see full static tiles (8 rows, K in steps of 4) and the last
-// iteration a smaller static one (5 rows, 1 step of K).
+// loops see full static tiles (6 rows, K in steps of 4) and the last
+// iteration a smaller static one (1 row, 1 step of K).
 // CHECK-LABEL: func.func @matmul_odd
-// CHECK:         scf.for {{.*}} = %c0 to %c32 step %c8
+// CHECK:         scf.for {{.*}} = %c0 to %c36 step %c6
 // CHECK:           scf.for {{.*}} = %c0 to %c52 step %c4
-// CHECK:             linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x29xf32>)
-// CHECK:           linalg.matmul ins({{.*}} : tensor<8x1xf32>, tensor<1x29xf32>)
+// CHECK:             linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x29xf32>)
+// CHECK:           linalg.matmul ins({{.*}} : tensor<6x1xf32>, tensor<1x29xf32>)
 // CHECK:         scf.for {{.*}} = %c0 to %c52 step %c4
-// CHECK:           linalg.matmul ins({{.*}} : tensor<5x4xf32>, tensor<4x29xf32>)
-// CHECK:         linalg.matmul ins({{.*}} : tensor<5x1xf32>, tensor<1x29xf32>)
+// CHECK:           linalg.matmul ins({{.*}} : tensor<1x4xf32>, tensor<4x29xf32>)
+// CHECK:         linalg.matmul ins({{.*}} : tensor<1x1xf32>, tensor<1x29xf32>)
 
 // NOPEEL-LABEL: func.func @matmul_odd
-// NOPEEL:         scf.for {{.*}} = %c0 to %c37 step %c8
+// NOPEEL:         scf.for {{.*}} = %c0 to %c37 step %c6
 // NOPEEL:           affine.min
 // NOPEEL:           linalg.matmul ins({{.*}} : tensor<?x?xf32>, tensor<?x29xf32>)
 func.func @matmul_odd(%a: tensor<37x53xf32>, %b: tensor<53x29xf32>) -> tensor<37x29xf32> {
@@ -181,15 +186,13 @@ func.func @layer_norm(%x: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
 // CHECK-LABEL: func.func @transposed_packed
 // CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (64)
 // CHECK:           scf.for {{.*}} = %c0 to %c768 step %c384
-// CHECK:             tensor.empty() : tensor<2x384x32xf32>
-// CHECK:             scf.for {{.*}} step %c32
+// CHECK:             tensor.empty() : tensor<1x384x64xf32>
+// CHECK:             scf.for {{.*}} step %c16
 // CHECK:               scf.for {{.*}} step %c16
-// CHECK:                 scf.for {{.*}} step %c16
-// CHECK:                   linalg.transpose ins({{.*}} : tensor<16x16xf32>) {{.*}} permutation = [1, 0]
-// CHECK:             scf.for {{.*}} step %c32
-// CHECK:               scf.for {{.*}} step %c8
-// CHECK:                 scf.for {{.*}} step %c4
-// CHECK:                   linalg.generic {{.*}} ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>)
+// CHECK:                 linalg.transpose ins({{.*}} : tensor<16x16xf32>) {{.*}} permutation = [1, 0]
+// CHECK:             scf.for {{.*}} step %c6
+// CHECK:               scf.for {{.*}} step %c4
+// CHECK:                 linalg.generic {{.*}} ins({{.*}} : tensor<6x4xf32>, tensor<4x64xf32>)
 
 // Without packing, the same as dot products (below).
 // NOPACK-LABEL: func.func @transposed_packed
@@ -274,14 +277,14 @@ func.func @dot_products_computed(%x: tensor<16x768xf32>, %w: tensor<512x768xf32>
 // 4097 columns in blocks of 256: the last block is partial, so inside the
 // scf.forall the block's size is dynamic (at most 256), and so is the
 // number of packed strips. The register tiles are chosen from that bound
-// and the peeled main loops still see full static [8 x 32] tiles; the last
-// strip is [8 x ?] (vectorised with masks later).
+// and the peeled main loops still see full static [6 x 64] tiles; the last
+// strip is [6 x ?] (vectorised with masks later).
 // CHECK-LABEL: func.func @partial_block
 // CHECK:         scf.forall (%{{.*}}) = (0) to (4097) step (256)
-// CHECK:           tensor.empty(%{{.*}}) : tensor<?x384x32xf32>
-// CHECK:           linalg.copy ins({{.*}} : tensor<1x32xf32>)
-// CHECK:           linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>) outs({{.*}} : tensor<8x32xf32>)
-// CHECK:           linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x?xf32>) outs({{.*}} : tensor<8x?xf32>)
+// CHECK:           tensor.empty(%{{.*}}) : tensor<?x384x64xf32>
+// CHECK:           linalg.copy ins({{.*}} : tensor<1x64xf32>)
+// CHECK:           linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x64xf32>) outs({{.*}} : tensor<6x64xf32>)
+// CHECK:           linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x?xf32>) outs({{.*}} : tensor<6x?xf32>)
 func.func @partial_block(%x: tensor<64x768xf32>, %w: tensor<768x4097xf32>) -> tensor<64x4097xf32> {
   %0 = tt.matmul %x, %w : (tensor<64x768xf32>, tensor<768x4097xf32>) -> tensor<64x4097xf32>
   return %0 : tensor<64x4097xf32>
@@ -295,13 +298,27 @@ func.func @partial_block(%x: tensor<64x768xf32>, %w: tensor<768x4097xf32>) -> te
 // CHECK-LABEL: func.func @row_blocks
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (512, 1024) step (256, 256)
 // CHECK:           scf.for {{.*}} = %c0 to %c1024 step %c512
-// CHECK:             tensor.empty() : tensor<8x512x32xf32>
+// CHECK:             tensor.empty() : tensor<4x512x64xf32>
 // CHECK:             linalg.copy
 // CHECK:             scf.for {{.*}} = %c0 to %c256 step %c128
 // CHECK-NOT:           linalg.copy
-// CHECK:               scf.for {{.*}} = %c0 to %c256 step %c32
-// CHECK:                 scf.for {{.*}} = %c0 to %c128 step %c8
-// CHECK:                   linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>)
+// CHECK:               scf.for {{.*}} = %c0 to %c256 step %c64
+// CHECK:                 scf.for {{.*}} = %c0 to %c126 step %c6
+// CHECK:                   linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x64xf32>)
+// CHECK:                 linalg.matmul ins({{.*}} : tensor<2x4xf32>, tensor<4x64xf32>)
+// With a 2 MiB L2 (l2-kib=2048) a [kc x 256] f32 panel of 1024 rows fills
+// half of it: K = 1024 is one cache block, so the zero fill of C goes down
+// to the register tiles.
+// L2-LABEL: func.func @row_blocks
+// L2:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (512, 1024) step (256, 256)
+// L2-NOT:       step %c512
+// L2:           tensor.empty() : tensor<4x1024x64xf32>
+// L2:           scf.for {{.*}} = %c0 to %c256 step %c128
+// L2:             scf.for {{.*}} = %c0 to %c256 step %c64
+// L2:               scf.for {{.*}} = %c0 to %c126 step %c6
+// L2:                 linalg.fill {{.*}} -> tensor<6x64xf32>
+// L2:                 scf.for {{.*}} = %c0 to %c1024 step %c4
+// L2:                   linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x64xf32>)
 func.func @row_blocks(%x: tensor<512x1024xf32>, %w: tensor<1024x1024xf32>) -> tensor<512x1024xf32> {
   %0 = tt.matmul %x, %w : (tensor<512x1024xf32>, tensor<1024x1024xf32>) -> tensor<512x1024xf32>
   return %0 : tensor<512x1024xf32>
@@ -316,11 +333,11 @@ func.func @row_blocks(%x: tensor<512x1024xf32>, %w: tensor<1024x1024xf32>) -> te
 // CHECK-LABEL: func.func @split_k
 // CHECK:         scf.forall
 // CHECK:           scf.for {{.*}} = %c0 to %c1024 step %c512
-// CHECK:             tensor.empty() : tensor<2x512x32xf32>
-// CHECK:             linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>)
-// CHECK:           tensor.empty() : tensor<2x7x32xf32>
-// CHECK:           linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x32xf32>)
-// CHECK:           linalg.matmul ins({{.*}} : tensor<8x3xf32>, tensor<3x32xf32>)
+// CHECK:             tensor.empty() : tensor<1x512x64xf32>
+// CHECK:             linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x64xf32>)
+// CHECK:           tensor.empty() : tensor<1x7x64xf32>
+// CHECK:           linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x64xf32>)
+// CHECK:           linalg.matmul ins({{.*}} : tensor<6x3xf32>, tensor<3x64xf32>)
 func.func @split_k(%x: tensor<64x1031xf32>, %w: tensor<1031x512xf32>) -> tensor<64x512xf32> {
   %0 = tt.matmul %x, %w : (tensor<64x1031xf32>, tensor<1031x512xf32>) -> tensor<64x512xf32>
   return %0 : tensor<64x512xf32>
@@ -355,14 +372,19 @@ func.func @transposed_small_b(%q: tensor<64x64xf32>, %k: tensor<64x64xf32>) -> t
 // a scratch strip, then converted into the f64 packed panel; the register
 // tiles read f64 and convert nothing.
 // CHECK-LABEL: func.func @transposed_mixed
-// CHECK:         tensor.empty() : tensor<4x384x16xf64>
-// CHECK:           tensor.empty() : tensor<384x16xf32>
+// CHECK:         tensor.empty() : tensor<2x384x32xf64>
+// CHECK:           tensor.empty() : tensor<384x32xf32>
 // CHECK:             linalg.transpose ins({{.*}} : tensor<16x16xf32>)
-// CHECK:             linalg.generic {{.*}} ins({{.*}} : tensor<1x16xf32>) outs({{.*}} : tensor<1x16xf64>)
+// CHECK:             linalg.generic {{.*}} ins({{.*}} : tensor<1x32xf32>) outs({{.*}} : tensor<1x32xf64>)
 // CHECK:               arith.extf
-// CHECK:           linalg.generic {{.*}} ins({{.*}} : tensor<8x4xf64>, tensor<4x16xf64>)
+// CHECK:           linalg.generic {{.*}} ins({{.*}} : tensor<6x4xf64>, tensor<4x32xf64>)
 // CHECK-NOT:         arith.extf
 // CHECK:             linalg.yield
+// In f64 a panel of 512 rows already fills half of a 2 MiB L2, so the
+// blocks stay at most 512 deep (384, which divides K).
+// L2-LABEL: func.func @transposed_mixed
+// L2:         scf.for {{.*}} = %c0 to %c768 step %c384
+// L2:           tensor.empty() : tensor<2x384x32xf64>
 func.func @transposed_mixed(%x: tensor<128x768xf64>, %w: tensor<512x768xf32>) -> tensor<128x512xf64> {
   %wt = tt.transpose %w [1, 0] : tensor<512x768xf32> -> tensor<768x512xf32>
   %wc = tt.cast %wt to f64 : tensor<768x512xf32> -> tensor<768x512xf64>
