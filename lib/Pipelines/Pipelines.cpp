@@ -107,7 +107,8 @@ static void buildCodegenOnTensors(OpPassManager &pm,
 
 /// One-shot bufferisation across function boundaries (identity layouts),
 /// results as caller-allocated arguments if `outParams`, deallocation.
-static void buildBufferization(OpPassManager &pm, bool outParams) {
+static void buildBufferization(OpPassManager &pm, bool outParams,
+                               bool hoistBuffers) {
   pm.addNestedPass<func::FuncOp>(tt::createTTCopyRepeatedResults());
   pm.addPass(tt::createTTUntieEmptyTensors());
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -117,6 +118,11 @@ static void buildBufferization(OpPassManager &pm, bool outParams) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   if (outParams)
     pm.addPass(tt::createTTResultsToOutParams());
+  if (hoistBuffers) {
+    // Loops no longer carry the buffers they write in place as iter_args.
+    pm.addPass(createCanonicalizerPass());
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPUHoistBuffers());
+  }
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   // The deallocation pipeline returns views of function arguments (e.g. a
@@ -136,7 +142,7 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   if (options.outParams)
     pm.addPass(tt::createTTBooleanABI());
   buildCodegenOnTensors(pm, options);
-  buildBufferization(pm, options.outParams);
+  buildBufferization(pm, options.outParams, options.hoistBuffers);
 
   if (options.vectorize) {
     tt::TTCPULowerVectorsOptions lowerVectors;
@@ -233,7 +239,7 @@ void tt::buildTTLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   // Buffers: the caller passes device buffers for arguments and results.
-  buildBufferization(pm, /*outParams=*/true);
+  buildBufferization(pm, /*outParams=*/true, /*hoistBuffers=*/false);
   pm.addPass(createCanonicalizerPass());
 
   // Kernels.

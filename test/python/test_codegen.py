@@ -227,6 +227,28 @@ def test_row_reductions(shape, dtype):
     close(jit(softmax)(x), softmax(x), rtol)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64],
+                         ids=["f32", "f64"])
+@pytest.mark.parametrize("n", [1, 17, 1023, 4099, 9000])
+def test_max_min_nan_and_zeros(n, dtype):
+    """Row and whole maxima and minima propagate NaN wherever it is, and
+    rows of zeros of either sign give a zero (the sign of a zero result is
+    not specified, as in NumPy, whose np.max([0.0, -0.0]) is -0.0)."""
+    x = randn(6, n, dtype=dtype)
+    x[1, n // 2] = np.nan
+    x[2, -1] = np.nan
+    x[3, :] = -0.0
+    x[3, 0] = 0.0
+    x[4, :] = 0.0
+    x[4, -1] = -0.0
+    x[5, :] = -np.inf
+    for f in (lambda x: np.max(x, axis=-1), lambda x: np.min(x, axis=-1),
+              lambda x: np.max(x), lambda x: np.min(x[3:]),
+              lambda x: np.max(x, axis=-1, keepdims=True) - x):
+        got, want = jit(f)(x), f(x)
+        np.testing.assert_array_equal(got, want)
+
+
 def head(x, g, b, w):
     """A language model's head: layer norm, then logits x @ w.T in the
     precision NumPy promotes to."""

@@ -170,6 +170,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Outline each loop nest into its own function (keeps "
                      "LLVM compile time linear in program size)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> hoistBuffers{
+      *this, "hoist-buffers",
+      llvm::cl::desc("Allocate a buffer used within one iteration of a "
+                     "sequential loop once, before the loop "
+                     "(--tt-cpu-hoist-buffers)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> genericAlloc{
       *this, "generic-alloc",
       llvm::cl::desc("Buffers are allocated with _mlir_memref_to_llvm_alloc "

@@ -26,6 +26,19 @@ func.func @row_sum(%x: vector<1x768xf32>, %acc: vector<1xf32>) -> vector<1xf32> 
 
 // -----
 
+// A row maximum or minimum ignores the sign of zero (nsz), as NumPy's does:
+// x86 then needs no sign fix-up of vmaxps/vminps, only the NaN one.
+// CHECK-LABEL: func.func @row_max_min
+// CHECK:         vector.reduction <maximumf>, {{.*}} fastmath<reassoc,nsz,contract> : vector<768xf32> into f32
+// CHECK:         vector.reduction <minimumf>, {{.*}} fastmath<reassoc,nsz,contract> : vector<768xf32> into f32
+func.func @row_max_min(%x: vector<1x768xf32>, %acc: vector<1xf32>) -> (vector<1xf32>, vector<1xf32>) {
+  %0 = vector.multi_reduction <maximumf>, %x, %acc [1] : vector<1x768xf32> to vector<1xf32>
+  %1 = vector.multi_reduction <minimumf>, %x, %acc [1] : vector<1x768xf32> to vector<1xf32>
+  return %0, %1 : vector<1xf32>, vector<1xf32>
+}
+
+// -----
+
 // A float32 row summed in float64: 8 slices of 96 lanes are added in
 // float32 first (f32-partial-sums=8), and only their sum is widened.
 // f32-partial-sums=1 widens all 768 elements.

@@ -1,5 +1,6 @@
 // RUN: tiny-opt %s --split-input-file --tt-lower-to-llvm=vector-bits=512 | FileCheck %s
 // RUN: tiny-opt %s --split-input-file '--tt-lower-to-llvm=vector-bits=512 fuse-rows=false f32-partial-sums=1' | FileCheck %s --check-prefix=OFF
+// RUN: tiny-opt %s --split-input-file '--tt-lower-to-llvm=vector-bits=512 hoist-buffers=false' | FileCheck %s --check-prefix=NOHOIST
 
 // Layer norm through the whole CPU pipeline. By default each block of rows
 // is walked a row at a time (fuse-rows): the mean and the variance of a row
@@ -52,4 +53,38 @@ func.func @scale_rows(%x: tensor<256x512xf32>) -> tensor<256x512xf32> {
   %r = tt.div %one, %s : (tensor<f32>, tensor<256x1xf32>) -> tensor<256x1xf32>
   %y = tt.mul %x, %r : (tensor<256x512xf32>, tensor<256x1xf32>) -> tensor<256x512xf32>
   return %y : tensor<256x512xf32>
+}
+
+// -----
+
+// Softmax, row by row: the row of exponentials is a buffer allocated once
+// per block of rows, before the row loop (hoist-buffers), and freed after
+// it; the row maximum ignores the sign of zero (nsz). With
+// hoist-buffers=false each row allocates and frees its own.
+// CHECK-LABEL: llvm.func @softmax_loop
+// CHECK:         omp.wsloop
+// CHECK:         llvm.call @malloc
+// CHECK:         llvm.intr.vector.reduce.fmaximum({{.*}}) {fastmathFlags = #llvm.fastmath<nsz, contract, reassoc>}
+// CHECK-NOT:     llvm.call @malloc
+// CHECK:         llvm.fdiv
+// CHECK-NOT:     llvm.call @free
+// CHECK:         llvm.br ^bb1
+// CHECK:         llvm.call @free
+// CHECK-NEXT:    omp.yield
+// NOHOIST-LABEL: llvm.func @softmax_loop
+// NOHOIST:       omp.wsloop
+// NOHOIST-NOT:   llvm.call @malloc
+// NOHOIST:       llvm.intr.vector.reduce.fmaximum
+// NOHOIST:       llvm.call @malloc
+// NOHOIST:       llvm.fdiv
+// NOHOIST:       llvm.call @free
+// NOHOIST-NEXT:  llvm.add
+// NOHOIST-NEXT:  llvm.br ^bb1
+func.func @softmax(%x: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
+  %m = tt.reduce_max %x axes = [1] keepdims : tensor<256x1024xf32> -> tensor<256x1xf32>
+  %d = tt.sub %x, %m : (tensor<256x1024xf32>, tensor<256x1xf32>) -> tensor<256x1024xf32>
+  %e = tt.exp %d : tensor<256x1024xf32>
+  %s = tt.sum %e axes = [1] keepdims : tensor<256x1024xf32> -> tensor<256x1xf32>
+  %y = tt.div %e, %s : (tensor<256x1024xf32>, tensor<256x1xf32>) -> tensor<256x1024xf32>
+  return %y : tensor<256x1024xf32>
 }
