@@ -29,7 +29,8 @@ namespace {
 
 /// True if nothing keeps the buffer `alloc` (or a view of it) past the
 /// iteration that allocates it: it is not yielded, returned, passed to a
-/// call or a loop, or turned into a pointer.
+/// call or a loop, turned into a pointer, or given to an op of no
+/// registered dialect.
 bool staysInIteration(memref::AllocOp alloc) {
   SmallVector<Value> worklist{alloc.getResult()};
   while (!worklist.empty()) {
@@ -45,6 +46,7 @@ bool staysInIteration(memref::AllocOp alloc) {
           isa<RegionBranchOpInterface, LoopLikeOpInterface, CallOpInterface,
               memref::ExtractAlignedPointerAsIndexOp, memref::DeallocOp>(
               user) ||
+          !user->getDialect() ||
           user->getDialect()->getNamespace() == "bufferization")
         return false;
     }
