@@ -42,6 +42,10 @@ MATMUL_SHAPES = [
     ((67, 2083), (2083, 129)),
     # As x @ w.T: 40 rows and a B of 624 KB, packed rather than dot products.
     ((40, 300), (300, 520)),
+    # 517 rows (prime factors 11 x 47): blocks of 256 rows by 128 columns,
+    # a partial row block and a partial column block; K = 1100 in one
+    # block of 1100 (2 MiB L2) or 1024 and a remainder of 76.
+    ((517, 1100), (1100, 193)),
 ]
 
 
@@ -109,7 +113,9 @@ MIXED_SHAPES = MATMUL_SHAPES[:8] + [
     ((72, 1031), (1031, 300)),
     ((260, 96), (96, 4097)),
     # x @ w.T with 40 rows: packed transposed strips, not dot products.
-    MATMUL_SHAPES[-1],
+    ((40, 300), (300, 520)),
+    # Blocks of 256 rows by 128 columns, partial both ways.
+    ((517, 1100), (1100, 193)),
 ]
 
 

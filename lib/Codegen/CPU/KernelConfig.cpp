@@ -97,6 +97,17 @@ namespace {
 /// faster than kc = 256; matmulDepthBlock goes deeper where L2 holds it.
 constexpr int64_t kMatmulBlockM = 128;
 constexpr int64_t kMatmulBlockN = 256;
+/// Blocks of a matmul with at least kTallMatmulRows rows: twice the rows
+/// and half the columns, and with them a reduction block twice as deep for
+/// the same panel bytes (2048 x 2048 then needs no second pass over C).
+/// On a 2-core Sapphire Rapids, interleaved runs on both cores (f32):
+/// 2048^3 185 against 170 GFLOP/s in four runs, 1024^3 187 against 182,
+/// 1024 x 768 x 3072 177 against 174; one core alone was level at 2048^3
+/// (103 both). Fewer rows keep 128 x 256: the 64-row float32 GPT-2 was 4%
+/// slower with 128 columns.
+constexpr int64_t kTallMatmulRows = 512;
+constexpr int64_t kTallMatmulBlockM = 256;
+constexpr int64_t kTallMatmulBlockN = 128;
 constexpr int64_t kMatmulMinBlockK = 512;
 /// L2 bytes assumed when the target does not say (CPUTarget::l2Bytes = 0).
 constexpr int64_t kDefaultL2Bytes = 1024 * 1024;
@@ -216,11 +227,16 @@ SmallVector<int64_t> columnsFirst(unsigned numLoops, const MatmulDims &dims) {
   return order;
 }
 
+/// The most columns of B in a packed panel of a matmul with `m` rows.
+int64_t matmulColumnBlock(int64_t m) {
+  return m >= kTallMatmulRows ? kTallMatmulBlockN : kMatmulBlockN;
+}
+
 /// Level-1 blocks of C for both matmul kinds: column blocks of at most
-/// kMatmulBlockN (a multiple of `nr`) by all rows, so that a packed panel of
-/// B is reused by every row block of `mc` rows; the rows are split (in whole
-/// row blocks, evenly) and the columns narrowed only as far as needed for
-/// kMinParallelBlocks blocks.
+/// matmulColumnBlock (a multiple of `nr`) by all rows, so that a packed
+/// panel of B is reused by every row block of `mc` rows; the rows are split
+/// (in whole row blocks, evenly) and the columns narrowed only as far as
+/// needed for kMinParallelBlocks blocks.
 SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
                                   const MatmulDims &dims, int64_t mc,
                                   int64_t nr, bool rowsUnbounded) {
@@ -228,8 +244,8 @@ SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
   int64_t batch = 1;
   for (unsigned b : dims.batch)
     batch *= ranges[b];
-  int64_t nc =
-      dividingBlock(n, std::min(roundUp(n, nr), kMatmulBlockN), nr, false);
+  int64_t nc = dividingBlock(n, std::min(roundUp(n, nr), matmulColumnBlock(m)),
+                             nr, false);
   int64_t columnBlocks = ceilDiv(n, nc) * batch;
   int64_t rowBlocks = ceilDiv(m, mc);
   int64_t split = 1;
@@ -266,7 +282,8 @@ SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
 
 /// Rows of A in a cache block (level 2) of a matmul.
 int64_t matmulRowBlock(int64_t m) {
-  return dividingBlock(m, std::min(m, kMatmulBlockM), 1, false);
+  int64_t blockM = m >= kTallMatmulRows ? kTallMatmulBlockM : kMatmulBlockM;
+  return dividingBlock(m, std::min(m, blockM), 1, false);
 }
 
 KernelConfig dotProductsConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
@@ -316,15 +333,17 @@ std::pair<int64_t, int64_t> inPlaceRegisterTile(int64_t lanes,
 }
 
 /// The depth of a matmul's reduction block for elements of `lanes` per
-/// vector: kMatmulMinBlockK, or deeper while the packed [kc x nc] panel
-/// fills at most half of the core's L2. On a 2 MiB L2 (Sapphire Rapids)
-/// that is kc = 1024 in f32 (1024^3: 88 against 79 GFLOP/s on one thread,
-/// 170 against 164 on two; 2048^3 on two 170 against 163) and 512 in f64.
-int64_t matmulDepthBlock(int64_t lanes, const CPUTarget &target) {
+/// vector and panels of `blockN` columns: kMatmulMinBlockK, or deeper while
+/// the packed [kc x nc] panel fills at most half of the core's L2. On a 2
+/// MiB L2 (Sapphire Rapids) with 256 columns that is kc = 1024 in f32
+/// (1024^3: 88 against 79 GFLOP/s on one thread, 170 against 164 on two;
+/// 2048^3 on two 170 against 163) and 512 in f64.
+int64_t matmulDepthBlock(int64_t lanes, int64_t blockN,
+                         const CPUTarget &target) {
   int64_t l2 = target.l2Bytes > 0 ? target.l2Bytes : kDefaultL2Bytes;
   int64_t bytes = std::max<int64_t>(1, target.vectorBits / 8 / lanes);
   int64_t kc = kMatmulMinBlockK;
-  while (2 * kc * kMatmulBlockN * bytes <= l2 / 2)
+  while (2 * kc * blockN * bytes <= l2 / 2)
     kc *= 2;
   return kc;
 }
@@ -349,7 +368,8 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   for (unsigned b : dims.batch)
     kBlock[b] = 1;
   kBlock[dims.k] = dividingBlock(
-      k, std::min(k, matmulDepthBlock(lanes, target)), kr, false);
+      k, std::min(k, matmulDepthBlock(lanes, matmulColumnBlock(m), target)),
+      kr, false);
   mBlock[dims.m] = mc;
   reg[dims.m] = std::min(m, mr);
   reg[dims.n] = std::min(n, nr);

@@ -293,34 +293,39 @@ func.func @partial_block(%x: tensor<64x768xf32>, %w: tensor<768x4097xf32>) -> te
 // -----
 
 // A panel of B is packed once per reduction block and reused by every row
-// block of 128 of the thread's [256 x 256] block of C: the row-block loop
-// is inside the K loop, after the copy.
+// block of the thread's block of C: the row-block loop is inside the K
+// loop, after the copy. With 512 rows or more, blocks are 256 rows by 128
+// columns (fewer rows: 128 by 256, as in @partial_block), and the
+// reduction block is as deep as a [kc x 128] panel in half of L2 allows:
+// 1024 with the default 1 MiB, so K = 2048 is two blocks, C is filled
+// first and the register tiles accumulate into it.
 // CHECK-LABEL: func.func @row_blocks
-// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (512, 1024) step (256, 256)
-// CHECK:           scf.for {{.*}} = %c0 to %c1024 step %c512
-// CHECK:             tensor.empty() : tensor<4x512x64xf32>
+// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (128)
+// CHECK:           linalg.fill {{.*}} -> tensor<1x64xf32>
+// CHECK:           scf.for {{.*}} = %c0 to %c2048 step %c1024
+// CHECK:             tensor.empty() : tensor<2x1024x64xf32>
 // CHECK:             linalg.copy
-// CHECK:             scf.for {{.*}} = %c0 to %c256 step %c128
+// CHECK:             scf.for {{.*}} = %c0 to %c512 step %c256
 // CHECK-NOT:           linalg.copy
-// CHECK:               scf.for {{.*}} = %c0 to %c256 step %c64
-// CHECK:                 scf.for {{.*}} = %c0 to %c126 step %c6
+// CHECK:               scf.for {{.*}} = %c0 to %c128 step %c64
+// CHECK:                 scf.for {{.*}} = %c0 to %c252 step %c6
 // CHECK:                   linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x64xf32>)
-// CHECK:                 linalg.matmul ins({{.*}} : tensor<2x4xf32>, tensor<4x64xf32>)
-// With a 2 MiB L2 (l2-kib=2048) a [kc x 256] f32 panel of 1024 rows fills
-// half of it: K = 1024 is one cache block, so the zero fill of C goes down
-// to the register tiles.
+// CHECK:                 linalg.matmul ins({{.*}} : tensor<4x4xf32>, tensor<4x64xf32>)
+// With a 2 MiB L2 (l2-kib=2048) a [2048 x 128] f32 panel fills half of
+// it: K = 2048 is one cache block, so the zero fill of C goes down to the
+// register tiles.
 // L2-LABEL: func.func @row_blocks
-// L2:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (512, 1024) step (256, 256)
-// L2-NOT:       step %c512
-// L2:           tensor.empty() : tensor<4x1024x64xf32>
-// L2:           scf.for {{.*}} = %c0 to %c256 step %c128
-// L2:             scf.for {{.*}} = %c0 to %c256 step %c64
-// L2:               scf.for {{.*}} = %c0 to %c126 step %c6
+// L2:         scf.forall (%{{.*}}) = (0) to (1024) step (128)
+// L2-NOT:       step %c1024
+// L2:           tensor.empty() : tensor<2x2048x64xf32>
+// L2:           scf.for {{.*}} = %c0 to %c512 step %c256
+// L2:             scf.for {{.*}} = %c0 to %c128 step %c64
+// L2:               scf.for {{.*}} = %c0 to %c252 step %c6
 // L2:                 linalg.fill {{.*}} -> tensor<6x64xf32>
-// L2:                 scf.for {{.*}} = %c0 to %c1024 step %c4
+// L2:                 scf.for {{.*}} = %c0 to %c2048 step %c4
 // L2:                   linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x64xf32>)
-func.func @row_blocks(%x: tensor<512x1024xf32>, %w: tensor<1024x1024xf32>) -> tensor<512x1024xf32> {
-  %0 = tt.matmul %x, %w : (tensor<512x1024xf32>, tensor<1024x1024xf32>) -> tensor<512x1024xf32>
+func.func @row_blocks(%x: tensor<512x2048xf32>, %w: tensor<2048x1024xf32>) -> tensor<512x1024xf32> {
+  %0 = tt.matmul %x, %w : (tensor<512x2048xf32>, tensor<2048x1024xf32>) -> tensor<512x1024xf32>
   return %0 : tensor<512x1024xf32>
 }
 
