@@ -100,11 +100,11 @@ constexpr int64_t kMatmulBlockN = 256;
 /// Blocks of a matmul with at least kTallMatmulRows rows: twice the rows
 /// and half the columns, and with them a reduction block twice as deep for
 /// the same panel bytes (2048 x 2048 then needs no second pass over C).
-/// On a 2-core Sapphire Rapids, interleaved runs on both cores (f32):
-/// 2048^3 185 against 170 GFLOP/s in four runs, 1024^3 187 against 182,
-/// 1024 x 768 x 3072 177 against 174; one core alone was level at 2048^3
-/// (103 both). Fewer rows keep 128 x 256: the 64-row float32 GPT-2 was 4%
-/// slower with 128 columns.
+/// On a 2-core Sapphire Rapids, interleaved runs on both cores: f32 2048^3
+/// 6-10% faster in six runs (185 against 169 GFLOP/s), f32 1024^3 and
+/// 1024 x 768 x 3072 within +-3%, f64 1024^3 78 against 68; one core alone
+/// was level at 2048^3 (103 both). Fewer rows keep 128 x 256: the 64-row
+/// float32 GPT-2 was 4% slower with 128 columns.
 constexpr int64_t kTallMatmulRows = 512;
 constexpr int64_t kTallMatmulBlockM = 256;
 constexpr int64_t kTallMatmulBlockN = 128;
