@@ -14,7 +14,7 @@ import numbers
 import os
 import sys
 import threading
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -47,7 +47,11 @@ class TraceContext:
         self.block = block
         self.builder = IRBuilder(context)
         self.captured: List[np.ndarray] = []
-        self._captured_ids: Dict[int, "Tracer"] = {}
+        # id(array) -> (array, its tracer). The array is kept alive with
+        # it: a temporary (a causal mask made in each layer) freed while
+        # tracing would otherwise leave its id to the next array made,
+        # which would get the first one's value.
+        self._captured_ids: Dict[int, Tuple[np.ndarray, "Tracer"]] = {}
         #: Whether traced indices are bounds-checked at run time.
         self.check_indices = True
         #: Concrete arrays (globals, closures, arrays made while tracing)
@@ -124,25 +128,26 @@ class TraceContext:
         """The traced value of a concrete NumPy array: a trailing argument,
         one per distinct array object."""
         key = id(array)
-        if key not in self._captured_ids:
-            made = self._dynamic_array(array)
-            if made is not None:
-                self._captured_ids[key] = made
-                return made
-            if array.dtype not in SUPPORTED_DTYPES or self.embed_arrays:
-                resource = None
-                if self.embed_arrays and self.resource_names is not None:
-                    resource = self.resource_names.get(
-                        key, f"array{len(self._captured_ids)}")
-                self._captured_ids[key] = Tracer(
-                    self.builder.constant(array, resource))
-                return self._captured_ids[key]
+        if key in self._captured_ids:
+            return self._captured_ids[key][1]
+        made = self._dynamic_array(array)
+        if made is not None:
+            self._captured_ids[key] = (array, made)
+            return made
+        if array.dtype not in SUPPORTED_DTYPES or self.embed_arrays:
+            resource = None
+            if self.embed_arrays and self.resource_names is not None:
+                resource = self.resource_names.get(
+                    key, f"array{len(self._captured_ids)}")
+            traced = Tracer(self.builder.constant(array, resource))
+        else:
             from .builder import tensor_type
             arg = self.block.add_argument(
                 tensor_type(array.shape, array.dtype), user_location())
             self.captured.append(array)
-            self._captured_ids[key] = Tracer(arg)
-        return self._captured_ids[key]
+            traced = Tracer(arg)
+        self._captured_ids[key] = (array, traced)
+        return traced
 
     def check_index(self, ids: "Tracer", n: int, axis: int) -> None:
         """Records a bounds check of traced indices into an axis of size

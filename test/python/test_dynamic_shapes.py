@@ -140,6 +140,25 @@ def test_causal_mask_of_a_dynamic_length_is_made_from_it(offset):
         np.testing.assert_array_equal(compiled.run(s), f(s))
 
 
+def test_masks_made_and_freed_while_tracing_keep_their_own_values():
+    """Temporary masks of different values made one after another (each
+    freed while tracing goes on, so NumPy may place the next one where it
+    was): every one is traced with its own values, not those of an earlier
+    array that had the same id."""
+    def f(x):
+        out = x
+        for v in range(1, 9):
+            out = out + (1 - np.tri(x.shape[0], dtype=x.dtype)) * float(v)
+        return out
+
+    dims = DynamicDims({(0, 0): "n", (0, 1): "n"})
+    compiled = jit(f).compile_dynamic((np.zeros((5, 5), np.float32),), dims)
+    for n in (1, 5, 7):
+        x = np.random.default_rng(n).standard_normal((n, n)).astype(
+            np.float32)
+        np.testing.assert_allclose(compiled.run(x), f(x), rtol=1e-6)
+
+
 def test_index_arrays_into_a_dynamic_axis_check_its_run_time_size():
     """x[i] with a dynamic first axis: negative indices count from the
     run-time end and out-of-range ones raise IndexError with that size."""
