@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -191,16 +192,20 @@ struct CPULowerVectorsPass
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
 
-    // Copies between buffers (slices of heads, concatenations) become
-    // linalg.copy, i.e. plain loop nests that LLVM vectorises, instead of
-    // calls to the runtime's element-by-element memrefCopy.
+    // Copies between strided buffers (slices of heads, concatenations)
+    // become linalg.copy, i.e. plain loop nests that LLVM vectorises,
+    // instead of calls to the runtime's element-by-element memrefCopy.
+    // Copies of whole contiguous buffers stay: they become one memcpy.
     {
       SmallVector<memref::CopyOp> copies;
       func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
       IRRewriter rewriter(ctx);
       for (memref::CopyOp copy : copies) {
         auto type = cast<MemRefType>(copy.getSource().getType());
-        if (type.getRank() == 0)
+        auto target = cast<MemRefType>(copy.getTarget().getType());
+        if (type.getRank() == 0 ||
+            (memref::isStaticShapeAndContiguousRowMajor(type) &&
+             memref::isStaticShapeAndContiguousRowMajor(target)))
           continue;
         rewriter.setInsertionPoint(copy);
         rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),

@@ -152,3 +152,18 @@ func.func @masked_reductions(%v: vector<16xf32>, %n: index, %acc: f32) -> (f32, 
   %2 = vector.mask %m { vector.reduction <add>, %v, %acc : vector<16xf32> into f32 } : vector<16xi1> -> f32
   return %0, %1, %2 : f32, f32, f32
 }
+
+// -----
+
+// A copy between strided buffers (a head's columns) becomes linalg.copy,
+// a loop nest LLVM vectorises; a copy of a whole contiguous buffer stays a
+// memref.copy, which becomes one memcpy.
+// CHECK-LABEL: func.func @copies
+// CHECK: linalg.copy ins(%{{.*}} : memref<4x8xf32, strided<[16, 1]>>) outs(%arg1 : memref<4x8xf32>)
+// CHECK: memref.copy %arg2, %arg1 : memref<4x8xf32> to memref<4x8xf32>
+func.func @copies(%a: memref<4x16xf32>, %b: memref<4x8xf32>, %c: memref<4x8xf32>) {
+  %s = memref.subview %a[0, 0] [4, 8] [1, 1] : memref<4x16xf32> to memref<4x8xf32, strided<[16, 1]>>
+  memref.copy %s, %b : memref<4x8xf32, strided<[16, 1]>> to memref<4x8xf32>
+  memref.copy %c, %b : memref<4x8xf32> to memref<4x8xf32>
+  return
+}
