@@ -35,7 +35,8 @@ fails for a case, is shown as "-" with the reason in a footnote. The exit
 status is 1 when some result is WRONG, else 0.
 
 Frameworks: numpy, tinytensor (`jit(numpy_function)`, as a user would),
-jax (`jax.jit`), torch (eager), torch.compile (default inductor), numba
+tinytensor-freeze (`jit(numpy_function, freeze=True)`, GPT-2 only: its
+weights, read from the closure, as constants), jax (`jax.jit`), torch (eager), torch.compile (default inductor), numba
 (`njit(parallel=True, fastmath=True)`), iree (StableHLO from jax, llvm-cpu
 for the host CPU, local-task driver).
 """
@@ -129,6 +130,9 @@ class Case:
     bytes: float = 0.0     # per call (read + written): rate column in GB/s
     tol: float = 1e-4      # normalised max error allowed
     numpy_only: bool = False  # a reference row (the copy floor)
+    # The numpy function reads weights from its closure that do not change
+    # between calls: tinytensor-freeze (jit(freeze=True)) runs it too.
+    constant_weights: bool = False
 
 
 def gelu(x):
@@ -413,14 +417,14 @@ def gpt2_case(config, tokens, float64):
     if float64:
         return Case(f"gpt2-{config} f64 T={tokens}", inputs,
                     numpy=lambda ids: GPT2.gpt2(ids, **weights, n_head=n_head),
-                    flops=flops, tol=1e-3)
+                    flops=flops, tol=1e-3, constant_weights=True)
 
     return Case(f"gpt2-{config} f32 T={tokens}", inputs,
                 numpy=lambda ids: GPT2_F32.gpt2(ids, **weights, n_head=n_head),
                 jax=lambda ids, p: jax_gpt2(ids, p, n_head),
                 jax_weights=lambda: (weights,),
                 torch=lambda ids: torch_gpt2(ids, torch_weights, n_head),
-                flops=flops, tol=1e-3)
+                flops=flops, tol=1e-3, constant_weights=True)
 
 
 def _tree_map(fn, tree):
@@ -499,6 +503,18 @@ class TinyTensor(Framework):
 
     def threads(self):
         return f"TT_NUM_THREADS={os.environ.get('TT_NUM_THREADS', 'unset')}"
+
+
+class TinyTensorFreeze(TinyTensor):
+    """jit(fn, freeze=True): the closure's arrays are constants, and the
+    matmul weights among them are packed once (cases with
+    constant_weights only)."""
+    name = "tinytensor-freeze"
+    needs_constant_weights = True
+
+    def build(self, fn, args):
+        compiled = self.jit(fn, freeze=True)
+        return lambda: compiled(*args)
 
 
 class Jax(Framework):
@@ -636,7 +652,7 @@ class Iree(Framework):
         gc.collect()
 
 
-FRAMEWORKS = [NumPy(), TinyTensor(), Jax(), Torch(), TorchCompile(), Numba(),
+FRAMEWORKS = [NumPy(), TinyTensor(), TinyTensorFreeze(), Jax(), Torch(), TorchCompile(), Numba(),
               Iree()]
 
 
@@ -712,6 +728,9 @@ def short_reason(e):
 def implementation(case, fw):
     if case.numpy_only and fw.name != "numpy":
         return None
+    if getattr(fw, "needs_constant_weights", False) and \
+            not case.constant_weights:
+        return None
     return getattr(case, fw.style)
 
 
@@ -777,7 +796,7 @@ def time_case(case, built, args):
 # =============================================================================
 
 class Table:
-    COLUMNS = (("case", 26), ("framework", 13), ("median ms", 10),
+    COLUMNS = (("case", 26), ("framework", 17), ("median ms", 10),
                ("x numpy", 8), ("cpu/wall", 8), ("rate", 15), ("runs", 7),
                ("first call", 10), ("check", 0))
 

@@ -74,6 +74,13 @@ static void buildCodegenOnTensors(OpPassManager &pm,
       pm.addNestedPass<func::FuncOp>(tt::createTTCPUAlignColumns(align));
       pm.addPass(createCanonicalizerPass());
     }
+    bool prepack = options.pack && options.prepack;
+    if (prepack) {
+      tt::TTCPUPrepackConstantsOptions prepackOptions;
+      prepackOptions.vectorBits = options.vectorBits;
+      prepackOptions.l2KiB = options.l2KiB;
+      pm.addPass(tt::createTTCPUPrepackConstants(prepackOptions));
+    }
     tt::TTCPUTileAndFuseOptions tiling;
     tiling.vectorBits = options.vectorBits;
     tiling.l2KiB = options.l2KiB;
@@ -83,8 +90,11 @@ static void buildCodegenOnTensors(OpPassManager &pm,
     tiling.registerFill = options.registerFill;
     tiling.fuseRows = options.fuseRows;
     tiling.prefetch = options.prefetch;
+    tiling.prepack = prepack;
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUTileAndFuse(tiling));
     pm.addPass(createCanonicalizerPass());
+    if (prepack)
+      pm.addPass(tt::createTTCPUPrepareConstants());
   }
   if (options.vectorize) {
     tt::TTCPUVectorizeOptions vectorize;

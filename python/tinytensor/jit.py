@@ -284,11 +284,21 @@ class Compiled:
                     self._result_types, dynamic)
                 if not self.cached:
                     self.timings["llvm"] = clock() - start
+                if getattr(owner, "freeze", False) and self._captured:
+                    # What the code computes from the frozen arrays alone
+                    # (their matmul weights packed) is computed now, once.
+                    start = clock()
+                    if self._executable.prepare(self._captured):
+                        self.timings["prepare"] = clock() - start
         self._context = context
         # Where each captured array is found in the scope: those are read
         # afresh at each call (the closure or global may be rebound to a new
         # array of the same type); others (arrays made while tracing) stay.
         index = {id(a): i for i, a in enumerate(scope)}
+        #: With freeze=True: the captured arrays this specialisation was
+        #: prepared with (kept alive, so their ids are not reused).
+        self._frozen = (list(self._captured)
+                        if getattr(owner, "freeze", False) else None)
         self._fn = fn
         self._scope_slots = [index.get(id(a)) for a in self._captured]
         self._captured_types = [TensorType(a.shape, a.dtype)
@@ -438,6 +448,13 @@ class Compiled:
         finally:
             trace.builder.diagnostics.detach()
         self._captured = list(trace.captured)
+        if getattr(self._owner, "freeze", False) and self._captured:
+            # The captured arrays' arguments are constant across calls.
+            constant = ir.DictAttr.get({"tt.constant": ir.UnitAttr.get()})
+            first = len(block.arguments) - len(self._captured)
+            fop.attributes["arg_attrs"] = ir.ArrayAttr.get(
+                [ir.DictAttr.get({}) if i < first else constant
+                 for i in range(len(block.arguments))])
         names = scopes.names_attribute()
         if names is not None:
             fop.attributes["tt.scope_names"] = names
@@ -507,6 +524,12 @@ class Compiled:
                     "shape or dtype; call the jit function (not the "
                     "Compiled object) to get a new specialisation")
             captured.append(a)
+        if self._frozen is not None and any(
+                a is not f for a, f in zip(captured, self._frozen)):
+            raise TypeError(
+                "a captured array of a jit(freeze=True) function was "
+                "replaced by another array; call the jit function (not the "
+                "Compiled object) to get a specialisation for it")
         results = self._executable(list(args) + captured)
         if self._checks:
             count = self._check_results
@@ -553,7 +576,8 @@ class JitFunction:
 
     def __init__(self, fn, *, static_argnums=(), static_argnames=(),
                  name: str = _ENTRY, cache_size: int = DEFAULT_CACHE_SIZE,
-                 check_indices: bool = True, target: str = "cpu"):
+                 check_indices: bool = True, target: str = "cpu",
+                 freeze: bool = False):
         if not callable(fn):
             raise TypeError(f"jit expects a function, got {type(fn).__name__}")
         if not isinstance(cache_size, int) or cache_size < 1:
@@ -562,6 +586,11 @@ class JitFunction:
         functools.update_wrapper(self, fn)
         if target not in ("cpu", "cuda"):
             raise ValueError(f"target must be 'cpu' or 'cuda', got {target!r}")
+        if freeze and target != "cpu":
+            raise ValueError("freeze=True is supported by the CPU target only")
+        #: Captured arrays are constants: read at the first call of each
+        #: specialisation (see jit).
+        self.freeze = bool(freeze)
         self.fn = fn
         self.name = name
         #: "cpu" (tt-lower-to-llvm, run in this process) or "cuda"
@@ -739,8 +768,15 @@ class JitFunction:
         call = self._arguments(args, kwargs)
         return self._lookup(call, _scope_arrays(self.fn))
 
+    def _scope_key(self, scope) -> tuple:
+        """The captured arrays' part of a specialisation's key: their
+        types, and with freeze=True which arrays they are."""
+        if self.freeze:
+            return tuple([(id(a), a.shape, a.dtype) for a in scope])
+        return tuple([(a.shape, a.dtype) for a in scope])
+
     def _lookup(self, call: _Arguments, scope) -> Compiled:
-        key = call.key + (tuple((a.shape, a.dtype) for a in scope),)
+        key = call.key + (self._scope_key(scope),)
         compiled = self._cache.get(key)
         if compiled is not None:
             return compiled
@@ -797,9 +833,7 @@ class JitFunction:
                 arrays = None
             if arrays is not None:
                 scope = _scope_arrays(self.fn)
-                key = ((), arrays,
-                       tuple([(a.shape, a.dtype) for a in scope])
-                       if scope else ())
+                key = ((), arrays, self._scope_key(scope) if scope else ())
                 compiled = self._cache.get(key)
                 if compiled is not None:
                     self._hits += 1
@@ -807,7 +841,7 @@ class JitFunction:
                     return compiled._run(args, scope)
         call = self._arguments(args, kwargs)
         scope = _scope_arrays(self.fn)
-        key = call.key + (tuple((a.shape, a.dtype) for a in scope),)
+        key = call.key + (self._scope_key(scope),)
         compiled = self._cache.get(key)
         if compiled is None:
             compiled = self._lookup(call, scope)
@@ -847,7 +881,8 @@ _ARGUMENT_DTYPES = frozenset(np.dtype(d) for d in ARGUMENT_DTYPES)
 
 
 def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
-        cache_size=DEFAULT_CACHE_SIZE, check_indices=True, target="cpu"):
+        cache_size=DEFAULT_CACHE_SIZE, check_indices=True, target="cpu",
+        freeze=False):
     """Compiles a NumPy function on first call per argument types:
     `jit(f)`, `@jit`, or `@jit(static_argnames=("n_head",))`.
 
@@ -862,12 +897,22 @@ def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
     inputs are copied to the device for each call, `tinytensor.DeviceArray`
     inputs (from `tinytensor.device_put`) are read where they are, results
     come back as NumPy arrays; see tinytensor.cuda.
+
+    `freeze=True` treats the arrays `f` captures from its scope (weights
+    in a closure or a global) as constants, as `jax.jit` does: each
+    specialisation reads them at its first call, and computes once what
+    depends on them alone (a matmul's weights packed into the layout its
+    kernel reads), so later calls skip that work. Rebinding a captured name
+    to another array compiles a new specialisation; changing a captured
+    array in place afterwards is not supported (the prepared copies would
+    not see it). CPU target only.
     """
     def wrap(f):
         return JitFunction(f, static_argnums=static_argnums,
                            static_argnames=static_argnames, name=name,
                            cache_size=cache_size,
-                           check_indices=check_indices, target=target)
+                           check_indices=check_indices, target=target,
+                           freeze=freeze)
     if fn is None:
         return wrap
     return wrap(fn)

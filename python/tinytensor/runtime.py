@@ -100,6 +100,7 @@ class Executable:
         # holding the address of each argument, and each argument is a
         # pointer to a memref descriptor.
         address = self._library.lookup(f"_mlir__mlir_ciface_{name}")
+        self._name = name
         self.inputs = list(inputs)
         self.outputs = list(outputs)
         self._runner = tt.Runner(address, [_spec(t) for t in self.inputs],
@@ -125,6 +126,23 @@ class Executable:
         except TypeError:
             self._runner(tuple(self._convert(arrays)), tuple(results))
         return results
+
+    def prepare(self, constants: Sequence[np.ndarray]) -> bool:
+        """Runs `<name>_tt_prepare` (from --tt-cpu-prepare-constants), if the
+        code has one, with the constant arguments (in their order): it
+        stores what the function computes from them alone. False if there
+        is none."""
+        try:
+            address = self._library.lookup(
+                f"_mlir__mlir_ciface_{self._name}_tt_prepare")
+        except RuntimeError:
+            return False
+        types = [TensorType(np.shape(a), np.asarray(a).dtype)
+                 for a in constants]
+        runner = tt.Runner(address, [_spec(t) for t in types], [])
+        arrays = tuple(np.ascontiguousarray(a) for a in constants)
+        runner(arrays, ())
+        return True
 
     def _convert(self, arrays):
         """The inputs in the compiled dtypes, C-contiguous."""

@@ -212,13 +212,83 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
            "last) instead of along the windows">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "Dot-product kernels whose B is a function argument prefetch "
-           "the rows of B that the next register tile reads">
+           "the rows of B that the next register tile reads">,
+    Option<"prepack", "prepack", "bool", /*default=*/"true",
+           "Matmuls read B's panels from a copy of all of B packed whole "
+           "when --tt-cpu-prepack-constants made one (`tt.packed`), "
+           "instead of packing each panel (with pack=true)">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def TTCPUPrepackConstants : Pass<"tt-cpu-prepack-constants", "ModuleOp"> {
+  let summary = "Pass constant matmul weights packed whole to the private "
+                "functions that read them";
+  let description = [{
+    A matmul whose B is a constant argument of its function (`tt.constant`,
+    what `tinytensor.jit(freeze=True)` marks) can read B from a copy of all
+    of it packed into strips of the register tile's width ([ceil(n / nr)]
+    [k][nr], the layout `--tt-cpu-tile-and-fuse` packs each panel in, the
+    last strip padded with zeros), made once instead of panel by panel at
+    every call; `--tt-cpu-prepare-constants` then moves the copy out of the
+    function. For a constant argument of the matmul's own function, the
+    copy is a call, at the start of the function, of a private packing
+    function (`tt_pack_<k>x<n>x<type>_<nr>[_t]`, one per shape and layout,
+    marked `tt.whole_pack`; B and the destination in, the packed B out),
+    marked `tt.packed = {arg = i, width = nr, transposed = t}`. Weights
+    can also reach the matmul through a call: a transformer layer outlined
+    once and called with each layer's weights. When every call of a private
+    function passes a constant argument of the caller where a matmul in the
+    function reads B, the function gets a new argument, marked
+    `tt.packed = {arg = i, width = nr, transposed = t}`, that its callers
+    fill with their argument packed whole (built once per caller, argument
+    and layout, at the start of the caller), and the matmul reads its
+    panels from that argument.
+
+    Only B that the matmul reads in its own type: a converting matmul (f32
+    weights of a float64 model) keeps packing, and converting, per panel,
+    since a packed copy in the wider type would double the bytes read from
+    memory at every call.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "Vector register width in bits (0: the host CPU's)">,
+    Option<"l2KiB", "l2-kib", "unsigned", /*default=*/"0",
+           "L2 cache of one core in KiB, as for tt-cpu-tile-and-fuse">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def TTCPUPrepareConstants : Pass<"tt-cpu-prepare-constants", "ModuleOp"> {
+  let summary = "Move what a function computes from its constant arguments "
+                "alone into a function run once";
+  let description = [{
+    In a public function with constant arguments (`tt.constant`), the ops
+    without side effects that read only constant arguments and other such
+    ops (packed copies of weights, after `--tt-cpu-tile-and-fuse`) move to
+    a new public function `<name>_tt_prepare`. It takes the constant
+    arguments, in their order, and stores each value the function goes on
+    using in a global of its own (`<name>_tt_prepared_<i>`, uninitialised,
+    64-byte aligned); the function reads the globals instead
+    (`bufferization.to_tensor restrict`) and is marked
+    `tt.prepare = @<name>_tt_prepare`. Constants, shapes, views and index
+    arithmetic stay in the function. The caller must run the prepare
+    function with the constant arguments before the first call, and again
+    whenever they change (`tinytensor.jit(freeze=True)` does so once per
+    specialisation). Values whose sizes are known only at run time are
+    left in the function.
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"
   ];
 }
 

@@ -79,6 +79,14 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Copy matmul panels of B into contiguous strips "
                      "(when tile=true)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> prepack{
+      *this, "prepack",
+      llvm::cl::desc("Matmuls whose B is a constant argument (tt.constant, "
+                     "from jit(freeze=True)) read it packed whole, and what "
+                     "a function computes from constant arguments alone "
+                     "moves to <name>_tt_prepare, run once "
+                     "(when tile=true and pack=true)"),
+      llvm::cl::init(true)};
   PassOptions::Option<AlignColumnsMode> alignColumns{
       *this, "align-columns",
       llvm::cl::desc("Matmuls with at most 64 rows that convert B to a "

@@ -9,6 +9,7 @@
 #include "../Common/LinalgUtils.h"
 #include "../Common/TileAndFuseUtils.h"
 #include "KernelConfig.h"
+#include "Prepack.h"
 #include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -754,23 +755,117 @@ struct CPUTileAndFusePass
   }
 
   /// Packs B's [kc x nc] block, read by the matmul `current` (one reduction
-  /// block), into column strips ([nc / nr][kc][nr]); null when B is not a
-  /// slice or is a slice of whole rows (contiguous already), or the op
-  /// cannot be packed. With `packTransposed` the op reads B as [.., n, k]
-  /// and the strips are transposed while they are copied.
-  static Value packRhs(RewriterBase &rewriter, Operation *current,
-                       const KernelConfig &config,
-                       SmallVectorImpl<Operation *> &copies) {
+  /// block), into column strips ([nc / nr][kc][nr]), or takes it from all
+  /// of B packed once (wholePackedBlock); null when B is not a slice or is
+  /// a slice of whole rows (contiguous already), or the op cannot be
+  /// packed. With `packTransposed` the op reads B as [.., n, k] and the
+  /// strips are transposed while they are copied.
+  Value packRhs(RewriterBase &rewriter, Operation *current,
+                const KernelConfig &config,
+                SmallVectorImpl<Operation *> &copies) {
     auto op = cast<linalg::LinalgOp>(current);
     Value rhs = op.getDpsInputOperand(1)->get();
     if (config.packColumns <= 0 || !getMatmulDims(op) ||
         (config.packTransposed && !isa<linalg::GenericOp>(current)) ||
-        !rhs.getDefiningOp<tensor::ExtractSliceOp>() ||
-        (!config.packTransposed && !isPartialRowsSlice(rhs)))
+        !rhs.getDefiningOp<tensor::ExtractSliceOp>())
       return {};
+    if (!config.packTransposed && !isPartialRowsSlice(rhs))
+      return {};
+    if (Value block = wholePackedBlock(rewriter, op, config))
+      return block;
     rewriter.setInsertionPoint(op);
     return packStrips(rewriter, op.getLoc(), rhs, rhsLayout(op, config),
                       packedElementType(op), copies);
+  }
+
+  /// True if `offset` is provably a multiple of `width`: a constant, or
+  /// the induction variable of a loop whose start and step are.
+  static bool isMultipleOf(OpFoldResult offset, int64_t width) {
+    if (std::optional<int64_t> c = getConstantIntValue(offset))
+      return *c % width == 0;
+    auto iv = dyn_cast<BlockArgument>(cast<Value>(offset));
+    if (!iv)
+      return false;
+    auto aligned = [&](std::optional<int64_t> v) {
+      return v && *v % width == 0;
+    };
+    Operation *owner = iv.getOwner()->getParentOp();
+    if (auto forall = dyn_cast<scf::ForallOp>(owner)) {
+      unsigned i = iv.getArgNumber();
+      if (i >= forall.getRank())
+        return false;
+      return aligned(getConstantIntValue(forall.getMixedLowerBound()[i])) &&
+             aligned(getConstantIntValue(forall.getMixedStep()[i]));
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(owner))
+      return iv == loop.getInductionVar() &&
+             aligned(getConstantIntValue(loop.getLowerBound())) &&
+             aligned(getConstantIntValue(loop.getStep()));
+    return false;
+  }
+
+  /// B's block of the matmul `op` (a slice of a function argument, one
+  /// reduction block), as a slice of all of B packed whole, when
+  /// --tt-cpu-prepack-constants made it (`tt.packed`: an argument, or a
+  /// call at the start of the function). Null when there is none, the op
+  /// converts B, or the block's columns do not start on a strip.
+  Value wholePackedBlock(RewriterBase &rewriter, linalg::LinalgOp op,
+                         const KernelConfig &config) {
+    Value rhs = op.getDpsInputOperand(1)->get();
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    if (rhsType.getRank() != 2 ||
+        packedElementType(op) != rhsType.getElementType())
+      return {};
+    WholePackLayout layout{config.packColumns, config.packTransposed};
+    unsigned nDim = layout.transposed ? 0 : 1;
+    // The slices back to an argument, each at a whole strip.
+    SmallVector<tensor::ExtractSliceOp> slices;
+    Value source = rhs;
+    while (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (slice.getSourceType().getRank() != 2 ||
+          slice.getType().getRank() != 2 || !slice.hasUnitStride() ||
+          !isMultipleOf(slice.getMixedOffsets()[nDim], layout.width))
+        return {};
+      slices.push_back(slice);
+      source = slice.getSource();
+    }
+    auto arg = dyn_cast<BlockArgument>(source);
+    auto func = op->getParentOfType<func::FuncOp>();
+    if (!prepack || !arg || !func || arg.getOwner() != &func.getBody().front())
+      return {};
+    Value packed = findWholePack(func, arg.getArgNumber(), layout);
+    if (!packed)
+      return {};
+    // The block's offsets in the argument: the sum of the slices'.
+    AffineExpr d0, d1;
+    bindDims(rewriter.getContext(), d0, d1);
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
+    for (tensor::ExtractSliceOp slice : slices)
+      for (unsigned d = 0; d < 2; ++d)
+        offsets[d] = affine::makeComposedFoldedAffineApply(
+            rewriter, loc, d0 + d1, {offsets[d], slice.getMixedOffsets()[d]});
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, rhs);
+    // [strips][k][width]: the block's strips and rows.
+    int64_t width = layout.width;
+    SmallVector<OpFoldResult> packedOffsets = {
+        affine::makeComposedFoldedAffineApply(rewriter, loc,
+                                              d0.floorDiv(width),
+                                              {offsets[nDim]}),
+        offsets[1 - nDim], rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> packedSizes = {
+        affine::makeComposedFoldedAffineApply(rewriter, loc,
+                                              d0.ceilDiv(width), {sizes[nDim]}),
+        sizes[1 - nDim], rewriter.getIndexAttr(width)};
+    SmallVector<int64_t> shape;
+    for (OpFoldResult size : packedSizes)
+      shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+    return tensor::ExtractSliceOp::create(
+        rewriter, loc,
+        RankedTensorType::get(shape, rhsType.getElementType()), packed,
+        packedOffsets, packedSizes,
+        SmallVector<OpFoldResult>(3, rewriter.getIndexAttr(1)));
   }
 
   /// Tiles the matmul `current` (one row block of a reduction block whose B
