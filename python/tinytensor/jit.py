@@ -902,10 +902,11 @@ def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
     in a closure or a global) as constants, as `jax.jit` does: each
     specialisation reads them at its first call, and computes once what
     depends on them alone (a matmul's weights packed into the layout its
-    kernel reads), so later calls skip that work. Rebinding a captured name
-    to another array compiles a new specialisation; changing a captured
-    array in place afterwards is not supported (the prepared copies would
-    not see it). CPU target only.
+    kernel reads; float32 weights of a float64 computation are kept packed
+    as float64, twice their bytes), so later calls skip that work.
+    Rebinding a captured name to another array compiles a new
+    specialisation; changing a captured array in place afterwards is not
+    supported (the prepared copies would not see it). CPU target only.
     """
     def wrap(f):
         return JitFunction(f, static_argnums=static_argnums,

@@ -71,13 +71,26 @@ def test_prepare_runs_once_per_specialisation():
     assert f.cache_info().misses == 1
 
 
-def test_float64_model_with_float32_weights():
-    """f64 x f32 (NumPy's promotion in GPT-2): the weights are converted
-    while each panel is packed, not packed whole; results as NumPy's."""
-    w = randn(300, 520)
-    f = jit(lambda x: x @ w, freeze=True)
-    x = randn(64, 300, dtype=np.float64)
-    close(f(x), x @ w, 1e-12)
+@pytest.mark.parametrize("m,k,n", [(1, 96, 200), (17, 300, 520),
+                                   (64, 257, 1003), (130, 96, 33)], ids=str)
+def test_float64_model_with_float32_weights(m, k, n):
+    """f64 x f32 (NumPy's promotion in GPT-2): the weights are packed whole
+    converted to float64 once, plain and transposed; the results are NumPy's
+    and bit for bit those of the unfrozen function."""
+    w = randn(k, n)
+    wt = randn(n, k)
+
+    def layer(x):
+        return x @ w + x @ wt.T
+
+    f = jit(layer, freeze=True)
+    x = randn(m, k, dtype=np.float64)
+    compiled = f.compile(x)
+    if m > 1:
+        assert f"tt_pack_{k}x{n}xf32_32_to_f64" in str(compiled.lowered)
+    got = f(x)
+    close(got, layer(x), 1e-12)
+    np.testing.assert_array_equal(got, jit(layer)(x))
 
 
 def test_batch_broadcast_and_layers():

@@ -179,7 +179,11 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
        an argument of the function, each row tile's reduction loop
        prefetches some of the rows of B that the next register tile reads
        (`memref.prefetch` on B's buffer), so that the row tiles of one
-       column tile together fetch all of them (`prefetch`).
+       column tile together fetch all of them (`prefetch`). Likewise a
+       matmul that reads B from a copy packed whole (`tt.packed`) would
+       read each strip from memory in its first row tile: the row tiles of
+       a strip prefetch the next strip of the copy instead, a cache line
+       or two per iteration of their reduction loops (`prefetch`).
 
     `vector-bits=0` (the default) asks the host CPU for its vector width
     (512 with AVX-512, 256 with AVX2, else 128). `l2-kib=0` (the default)
@@ -212,7 +216,8 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
            "last) instead of along the windows">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "Dot-product kernels whose B is a function argument prefetch "
-           "the rows of B that the next register tile reads">,
+           "the rows of B that the next register tile reads, and matmuls "
+           "that read B packed whole the next strip">,
     Option<"prepack", "prepack", "bool", /*default=*/"true",
            "Matmuls read B's panels from a copy of all of B packed whole "
            "when --tt-cpu-prepack-constants made one (`tt.packed`), "
@@ -250,10 +255,13 @@ def TTCPUPrepackConstants : Pass<"tt-cpu-prepack-constants", "ModuleOp"> {
     and layout, at the start of the caller), and the matmul reads its
     panels from that argument.
 
-    Only B that the matmul reads in its own type: a converting matmul (f32
-    weights of a float64 model) keeps packing, and converting, per panel,
-    since a packed copy in the wider type would double the bytes read from
-    memory at every call.
+    A matmul that converts B with a single `arith.extf` (f32 weights of a
+    float64 model) reads a copy packed converted, in the wider type
+    (`tt_pack_..._to_<type>`, `convert_to = <type>` in `tt.packed`): it is
+    read at twice the bytes of B, but the per-panel conversion it replaces
+    cost more (GPT-2 with float64 activations, 64 tokens, a 2-core Xeon:
+    see docs/performance.md), with the next strip prefetched by
+    `--tt-cpu-tile-and-fuse` (`prefetch`).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",

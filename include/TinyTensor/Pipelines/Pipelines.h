@@ -111,7 +111,9 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "prefetch",
       llvm::cl::desc("Dot-product kernels (x @ w.T with few rows) prefetch "
                      "the rows of w that the next register tile reads, when "
-                     "w is a function argument (when tile=true)"),
+                     "w is a function argument, and matmuls that read w "
+                     "packed whole (prepack) the next strip (when "
+                     "tile=true)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> windowVectors{
       *this, "window-vectors",

@@ -41,14 +41,23 @@ tt::wholePackLayout(linalg::LinalgOp op, const CPUTarget &target,
   auto type = dyn_cast<RankedTensorType>(rhs->get().getType());
   if (!type || type.getRank() != 2 || !type.hasStaticShape())
     return std::nullopt;
-  // A converting B (f32 weights of a float64 model) stays packed per panel.
+  // A B that the op converts (f32 weights of a float64 model) is packed
+  // converted, when a single arith.extf is all that reads it.
+  Type element = type.getElementType();
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
     BlockArgument arg = generic.getMatchingBlockArgument(rhs);
-    if (llvm::any_of(arg.getUsers(), [](Operation *user) {
-          return isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp,
-                     arith::SIToFPOp, arith::UIToFPOp>(user);
-        }))
-      return std::nullopt;
+    auto converts = [](Operation *user) {
+      return isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp,
+                 arith::SIToFPOp, arith::UIToFPOp>(user);
+    };
+    if (llvm::any_of(arg.getUsers(), converts)) {
+      auto ext = arg.hasOneUse()
+                     ? dyn_cast<arith::ExtFOp>(*arg.getUsers().begin())
+                     : arith::ExtFOp();
+      if (!ext)
+        return std::nullopt;
+      element = ext.getType();
+    }
   }
   int64_t width = config->packColumns;
   int64_t columns = type.getDimSize(dims->transposedB ? 0 : 1);
@@ -58,7 +67,7 @@ tt::wholePackLayout(linalg::LinalgOp op, const CPUTarget &target,
     if (block != 0 && block < columns && block % width != 0)
       return std::nullopt;
   }
-  return WholePackLayout{width, dims->transposedB};
+  return WholePackLayout{width, dims->transposedB, element};
 }
 
 RankedTensorType tt::wholePackType(RankedTensorType type,
@@ -66,12 +75,11 @@ RankedTensorType tt::wholePackType(RankedTensorType type,
   unsigned nDim = layout.transposed ? 0 : 1;
   int64_t strips = llvm::divideCeil(type.getDimSize(nDim), layout.width);
   return RankedTensorType::get(
-      {strips, type.getDimSize(1 - nDim), layout.width},
-      type.getElementType());
+      {strips, type.getDimSize(1 - nDim), layout.width}, layout.element);
 }
 
-linalg::TransposeOp tt::buildWholePack(OpBuilder &b, Location loc, Value rhs,
-                                       WholePackLayout layout, Value init) {
+Value tt::buildWholePack(OpBuilder &b, Location loc, Value rhs,
+                         WholePackLayout layout, Value init) {
   auto type = cast<RankedTensorType>(rhs.getType());
   Type element = type.getElementType();
   int64_t width = layout.width;
@@ -111,19 +119,41 @@ linalg::TransposeOp tt::buildWholePack(OpBuilder &b, Location loc, Value rhs,
   Value expanded = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get(expandedShape, element), source,
       reassociation);
+  SmallVector<int64_t> packedShape = {strips, depth, width};
   if (!init)
-    init = tensor::EmptyOp::create(
-        b, loc, SmallVector<int64_t>{strips, depth, width}, element);
-  return linalg::TransposeOp::create(b, loc, expanded, init, perm);
+    init = tensor::EmptyOp::create(b, loc, packedShape, layout.element);
+  if (layout.element == element)
+    return linalg::TransposeOp::create(b, loc, expanded, init, perm)
+        .getResult()[0];
+  // Converting: transpose in B's type, then convert the packed copy.
+  Value scratch = tensor::EmptyOp::create(b, loc, packedShape, element);
+  Value transposed =
+      linalg::TransposeOp::create(b, loc, expanded, scratch, perm)
+          .getResult()[0];
+  AffineMap identity = b.getMultiDimIdentityMap(3);
+  SmallVector<utils::IteratorType> parallel(3, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), transposed, init,
+             ArrayRef<AffineMap>{identity, identity}, parallel,
+             [&](OpBuilder &b, Location loc, ValueRange args) {
+               Value wide =
+                   arith::ExtFOp::create(b, loc, layout.element, args[0]);
+               linalg::YieldOp::create(b, loc, wide);
+             })
+      .getResult(0);
 }
 
 DictionaryAttr tt::packedArgAttr(MLIRContext *ctx, unsigned arg,
-                                 WholePackLayout layout) {
+                                 WholePackLayout layout, Type source) {
   Builder b(ctx);
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("arg", b.getIndexAttr(arg)),
-       b.getNamedAttr("width", b.getIndexAttr(layout.width)),
-       b.getNamedAttr("transposed", b.getBoolAttr(layout.transposed))});
+  SmallVector<NamedAttribute> entries = {
+      b.getNamedAttr("arg", b.getIndexAttr(arg)),
+      b.getNamedAttr("width", b.getIndexAttr(layout.width)),
+      b.getNamedAttr("transposed", b.getBoolAttr(layout.transposed))};
+  if (layout.element != source)
+    entries.push_back(
+        b.getNamedAttr("convert_to", TypeAttr::get(layout.element)));
+  return b.getDictionaryAttr(entries);
 }
 
 /// The function that packs a B of `type` whole in `layout` into its second
@@ -137,6 +167,8 @@ static func::FuncOp packFunction(ModuleOp module, SymbolTable &table,
   os << "tt_pack_" << type.getDimSize(0) << "x" << type.getDimSize(1) << "x"
      << type.getElementType() << "_" << layout.width
      << (layout.transposed ? "_t" : "");
+  if (layout.element != type.getElementType())
+    os << "_to_" << layout.element;
   RankedTensorType packedType = wholePackType(type, layout);
   Builder builder(module.getContext());
   FunctionType fnType =
@@ -157,15 +189,16 @@ static func::FuncOp packFunction(ModuleOp module, SymbolTable &table,
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
   Value packed = buildWholePack(b, loc, entry->getArgument(0), layout,
-                                entry->getArgument(1))
-                     .getResult()[0];
+                                entry->getArgument(1));
   func::ReturnOp::create(b, loc, packed);
   return fn;
 }
 
 Value tt::findWholePack(func::FuncOp func, unsigned arg,
                         WholePackLayout layout) {
-  DictionaryAttr wanted = packedArgAttr(func->getContext(), arg, layout);
+  DictionaryAttr wanted =
+      packedArgAttr(func->getContext(), arg, layout,
+                    getElementTypeOrSelf(func.getArgument(arg).getType()));
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
     if (func.getArgAttr(i, kPackedArgAttr) == wanted)
       return func.getArgument(i);
@@ -248,7 +281,9 @@ struct PrepackConstantsPass
           cast<RankedTensorType>(func.getArgument(argNo).getType()), layout);
       Builder b(&getContext());
       DictionaryAttr attrs = b.getDictionaryAttr(b.getNamedAttr(
-          kPackedArgAttr, packedArgAttr(&getContext(), argNo, layout)));
+          kPackedArgAttr,
+          packedArgAttr(&getContext(), argNo, layout,
+                        getElementTypeOrSelf(func.getArgument(argNo)))));
       if (failed(func.insertArgument(func.getNumArguments(), packedType, attrs,
                                      func.getLoc())))
         return signalPassFailure();
@@ -276,8 +311,9 @@ struct PrepackConstantsPass
         b, arg.getLoc(), pack.getFunctionType().getInput(1), ValueRange());
     auto call =
         func::CallOp::create(b, arg.getLoc(), pack, ValueRange{arg, dest});
-    call->setAttr(kPackedArgAttr, packedArgAttr(func.getContext(),
-                                                arg.getArgNumber(), layout));
+    call->setAttr(kPackedArgAttr,
+                  packedArgAttr(func.getContext(), arg.getArgNumber(), layout,
+                                getElementTypeOrSelf(arg.getType())));
     return call.getResult(0);
   }
 };

@@ -28,7 +28,8 @@ constexpr llvm::StringLiteral kConstantArgAttr = "tt.constant";
 
 /// On an argument added by --tt-cpu-prepack-constants, or a call it made:
 /// the value is argument `arg` of the function, packed whole (`width`,
-/// `transposed` as in WholePackLayout). A dictionary attribute.
+/// `transposed` as in WholePackLayout, and `convert_to`, the element type,
+/// when the copy is converted). A dictionary attribute.
 constexpr llvm::StringLiteral kPackedArgAttr = "tt.packed";
 
 /// On a function whose constant computations --tt-cpu-prepare-constants
@@ -42,18 +43,20 @@ constexpr llvm::StringLiteral kPrepareAttr = "tt.prepare";
 struct WholePackLayout {
   int64_t width;
   bool transposed;
+  /// The element type of the packed copy: B's own, or the wider type the
+  /// matmul converts B's elements to (f32 weights of a float64 model).
+  Type element;
   bool operator==(const WholePackLayout &other) const {
-    return width == other.width && transposed == other.transposed;
+    return width == other.width && transposed == other.transposed &&
+           element == other.element;
   }
-  /// One integer for both, a map key.
-  int64_t key() const { return 2 * width + (transposed ? 1 : 0); }
 };
 
 /// The layout `op` would read a whole packed B in: when `op` is a matmul
 /// whose configuration packs B's panels, B is a statically shaped rank-2
-/// tensor that the op does not convert (a converting pack is kept per
-/// panel: a packed copy in the wider type would be read from memory at
-/// twice the bytes), and every column block starts on a strip.
+/// tensor that the op reads as it is or converts with a single arith.extf
+/// (then the copy is packed converted), and every column block starts on a
+/// strip.
 std::optional<WholePackLayout> wholePackLayout(linalg::LinalgOp op,
                                                const CPUTarget &target,
                                                const StrategyOptions &options);
@@ -63,15 +66,14 @@ RankedTensorType wholePackType(RankedTensorType type, WholePackLayout layout);
 
 /// Builds `b` packed whole in `layout` into `init` (a new tensor if null):
 /// zero padding to whole strips (when the strips do not divide the
-/// columns), a reshape into strips and one transpose. Returns the
-/// linalg.transpose.
-linalg::TransposeOp buildWholePack(OpBuilder &builder, Location loc, Value b,
-                                   WholePackLayout layout,
-                                   Value init = nullptr);
+/// columns), a reshape into strips, one transpose, and for a converting
+/// layout the conversion. Returns the packed value.
+Value buildWholePack(OpBuilder &builder, Location loc, Value b,
+                     WholePackLayout layout, Value init = nullptr);
 
 /// The dictionary of kPackedArgAttr.
 DictionaryAttr packedArgAttr(MLIRContext *ctx, unsigned arg,
-                             WholePackLayout layout);
+                             WholePackLayout layout, Type source);
 
 /// Marks the private functions --tt-cpu-prepack-constants makes to pack a
 /// B whole (`tt_pack_<k>x<n>x<type>_<width>[_t]`, B and the destination

@@ -283,6 +283,9 @@ struct CPUTileAndFusePass
                              fused)))
           return failure();
     }
+    if (prefetch && packedRhs &&
+        packedRhs.getDefiningOp<tensor::ExtractSliceOp>())
+      prefetchNextStrip(rewriter, cast<linalg::LinalgOp>(current), packedRhs);
     if (!config->laneReduction)
       return success();
     auto tile = cast<linalg::LinalgOp>(current);
@@ -296,6 +299,127 @@ struct CPUTileAndFusePass
     if (rows)
       prefetchInLoop(rewriter, *rows, lanes);
     return success();
+  }
+
+  /// A matmul that reads B from a copy packed whole ([strips][k][nr], a
+  /// block of it `block`) reads each strip from memory in the first of its
+  /// row tiles. The row tiles of a strip fetch the next strip instead,
+  /// spread over their iterations (every scf.for loop between the strip
+  /// and the register tile `tile` must have a static trip count).
+  static void prefetchNextStrip(RewriterBase &rewriter, linalg::LinalgOp tile,
+                                Value block) {
+    auto blockSlice = block.getDefiningOp<tensor::ExtractSliceOp>();
+    auto blockType = cast<RankedTensorType>(block.getType());
+    if (blockType.getRank() != 3 || !blockSlice.hasUnitStride())
+      return;
+    int64_t depth = blockType.getDimSize(1), width = blockType.getDimSize(2);
+    if (ShapedType::isDynamic(depth) || ShapedType::isDynamic(width))
+      return;
+    // The tile's strip within the block.
+    std::optional<OpFoldResult> strip;
+    for (Value b = tile.getDpsInputOperand(1)->get(); !strip;) {
+      auto slice = b.getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice)
+        return;
+      if (slice.getSource() == block)
+        strip = slice.getMixedOffsets()[0];
+      b = slice.getSource();
+    }
+    Value stripValue = dyn_cast<Value>(*strip);
+    // The loops that run once per strip, innermost first.
+    SmallVector<scf::ForOp> loops;
+    SmallVector<int64_t> trips;
+    for (Operation *parent = tile->getParentOp(); parent;
+         parent = parent->getParentOp()) {
+      auto loop = dyn_cast<scf::ForOp>(parent);
+      if (!loop)
+        return;
+      if (stripValue && stripValue.getParentBlock() == loop.getBody())
+        break;
+      if (!stripValue && loop->isAncestor(blockSlice))
+        return;
+      std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                             ub = getConstantIntValue(loop.getUpperBound()),
+                             step = getConstantIntValue(loop.getStep());
+      if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
+        return;
+      loops.push_back(loop);
+      trips.push_back(llvm::divideCeil(*ub - *lb, *step));
+    }
+    if (loops.empty())
+      return;
+
+    Location loc = tile.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    OpBuilder::InsertionGuard guard(rewriter);
+    // The whole packed copy's buffer, where the copy is defined.
+    Value whole = blockSlice.getSource();
+    if (auto arg = dyn_cast<BlockArgument>(whole))
+      rewriter.setInsertionPointToStart(arg.getOwner());
+    else
+      rewriter.setInsertionPointAfterValue(whole);
+    Value buffer = readOnlyBuffer(rewriter, loc, whole);
+    auto bufferType = cast<MemRefType>(buffer.getType());
+    int64_t lineElements = 512 / bufferType.getElementTypeBitWidth();
+    int64_t perRow = llvm::divideCeil(width, lineElements);
+    int64_t iterations = 1;
+    for (int64_t trip : trips)
+      iterations *= trip;
+    int64_t perIteration = llvm::divideCeil(depth * perRow, iterations);
+
+    rewriter.setInsertionPoint(loops.back());
+    auto constant = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    auto index = [&](OpFoldResult v) {
+      return getValueOrCreateConstantIndexOp(rewriter, loc, v);
+    };
+    SmallVector<OpFoldResult> offsets = blockSlice.getMixedOffsets();
+    Value last[2];
+    for (int d = 0; d < 2; ++d)
+      last[d] = arith::SubIOp::create(
+          rewriter, loc, memref::DimOp::create(rewriter, loc, buffer, d),
+          constant(1));
+    // The next strip: the block's strip + 1, at most the copy's last.
+    Value next = arith::MinSIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(
+            rewriter, loc,
+            arith::AddIOp::create(rewriter, loc, index(offsets[0]),
+                                  index(*strip)),
+            constant(1)),
+        last[0]);
+    Value k0 = index(offsets[1]);
+
+    rewriter.setInsertionPointToStart(loops.front().getBody());
+    AffineExpr number = getAffineConstantExpr(0, ctx);
+    SmallVector<Value> ivs;
+    for (auto [i, loop] : llvm::enumerate(llvm::reverse(loops))) {
+      int64_t lb = *getConstantIntValue(loop.getLowerBound());
+      int64_t step = *getConstantIntValue(loop.getStep());
+      number = number * trips[loops.size() - 1 - i] +
+               (getAffineDimExpr(i, ctx) - lb).floorDiv(step);
+      ivs.push_back(loop.getInductionVar());
+    }
+    for (int64_t p = 0; p < perIteration; ++p) {
+      AffineExpr line = number * perIteration + p;
+      Value row = affine::AffineApplyOp::create(
+          rewriter, loc,
+          AffineMap::get(ivs.size(), 0, {line.floorDiv(perRow)}, ctx), ivs);
+      Value column = affine::AffineApplyOp::create(
+          rewriter, loc,
+          AffineMap::get(ivs.size(), 0, {(line % perRow) * lineElements},
+                         ctx),
+          ivs);
+      row = arith::MinSIOp::create(rewriter, loc, row, constant(depth - 1));
+      row = arith::MinSIOp::create(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, k0, row),
+          last[1]);
+      memref::PrefetchOp::create(rewriter, loc, buffer,
+                                 ValueRange{next, row, column},
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
   }
 
   /// Where a dot-products register tile prefetches B: rows of B's buffer
@@ -807,16 +931,17 @@ struct CPUTileAndFusePass
   /// B's block of the matmul `op` (a slice of a function argument, one
   /// reduction block), as a slice of all of B packed whole, when
   /// --tt-cpu-prepack-constants made it (`tt.packed`: an argument, or a
-  /// call at the start of the function). Null when there is none, the op
-  /// converts B, or the block's columns do not start on a strip.
+  /// call at the start of the function; packed converted when the op
+  /// converts B). Null when there is none or the block's columns do not
+  /// start on a strip.
   Value wholePackedBlock(RewriterBase &rewriter, linalg::LinalgOp op,
                          const KernelConfig &config) {
     Value rhs = op.getDpsInputOperand(1)->get();
     auto rhsType = cast<RankedTensorType>(rhs.getType());
-    if (rhsType.getRank() != 2 ||
-        packedElementType(op) != rhsType.getElementType())
+    if (rhsType.getRank() != 2)
       return {};
-    WholePackLayout layout{config.packColumns, config.packTransposed};
+    WholePackLayout layout{config.packColumns, config.packTransposed,
+                           packedElementType(op)};
     unsigned nDim = layout.transposed ? 0 : 1;
     // The slices back to an argument, each at a whole strip.
     SmallVector<tensor::ExtractSliceOp> slices;
@@ -863,7 +988,7 @@ struct CPUTileAndFusePass
       shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
     return tensor::ExtractSliceOp::create(
         rewriter, loc,
-        RankedTensorType::get(shape, rhsType.getElementType()), packed,
+        RankedTensorType::get(shape, layout.element), packed,
         packedOffsets, packedSizes,
         SmallVector<OpFoldResult>(3, rewriter.getIndexAttr(1)));
   }

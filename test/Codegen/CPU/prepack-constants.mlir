@@ -6,6 +6,7 @@
 // RUN: tiny-opt %s --split-input-file --tt-cpu-prepack-constants=vector-bits=512 --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize | FileCheck %s --check-prefix=TILE
 // RUN: tiny-opt %s --split-input-file --tt-cpu-prepack-constants=vector-bits=512 --tt-cpu-tile-and-fuse=vector-bits=512 --canonicalize --tt-cpu-prepare-constants --canonicalize | FileCheck %s --check-prefix=PREP
 // RUN: tiny-opt %s --split-input-file --tt-cpu-prepack-constants=vector-bits=512 --tt-cpu-tile-and-fuse="vector-bits=512 prepack=false" --canonicalize | FileCheck %s --check-prefix=OFF
+// RUN: tiny-opt %s --split-input-file --tt-cpu-prepack-constants=vector-bits=512 --tt-cpu-tile-and-fuse="vector-bits=512 prefetch=false" --canonicalize | FileCheck %s --check-prefix=NOPF
 // The pipelines: on by default, prepack=false turns it off.
 // RUN: tiny-opt %s --split-input-file --tt-lower-to-llvm="vector-bits=512 optimize=false" | FileCheck %s --check-prefix=LLVM
 // RUN: tiny-opt %s --split-input-file --tt-lower-to-llvm="vector-bits=512 optimize=false prepack=false" | FileCheck %s --check-prefix=NOPREP
@@ -78,21 +79,27 @@ func.func @main(%x: tensor<16x96xf32>, %w1: tensor<96x200xf32> {tt.constant}, %w
 // function, the strips transposed while packed (1003 rows: 16 strips).
 // PACK-LABEL: func.func @logits
 // PACK: call @tt_pack_1003x96xf32_64_t(%arg1, %{{.*}}) {tt.packed = {arg = 1 : index, transposed = true, width = 64 : index}}
-// A float64 x float32 matmul converts its weights while packing each panel:
-// no whole packed copy (it would be read at twice the bytes).
+// A float64 x float32 matmul reads its weights packed whole and converted
+// to float64 (strips of 32 float64 columns, 7 strips for 200 columns).
 // PACK-LABEL: func.func @mixed
-// PACK-NOT: call
-// PACK: return
+// PACK: call @tt_pack_96x200xf32_32_to_f64(%arg1, %{{.*}}) {tt.packed = {arg = 1 : index, convert_to = f64, transposed = false, width = 32 : index}} : (tensor<96x200xf32>, tensor<7x96x32xf64>) -> tensor<7x96x32xf64>
 // PACK-LABEL: func.func private @tt_pack_1003x96xf32_64_t
 // PACK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [16, 64, 96]
 // PACK: linalg.transpose ins(%{{.*}} : tensor<16x64x96xf32>) outs(%arg1 : tensor<16x96x64xf32>) permutation = [0, 2, 1]
+// The converting pack: transposed in float32, then converted.
+// PACK-LABEL: func.func private @tt_pack_96x200xf32_32_to_f64
+// PACK: linalg.transpose ins(%{{.*}} : tensor<96x7x32xf32>) outs(%{{.*}} : tensor<7x96x32xf32>) permutation = [1, 0, 2]
+// PACK: linalg.generic
+// PACK-SAME: outs(%arg1 : tensor<7x96x32xf64>)
+// PACK: arith.extf %{{.*}} : f32 to f64
 // TILE-LABEL: func.func @logits
 // TILE: tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0] [%{{.*}}, 96, 64] [1, 1, 1] : tensor<16x96x64xf32> to tensor<?x96x64xf32>
 // TILE-NOT: linalg.transpose
+// The register tiles read float64 strips: no conversion left in them.
 // TILE-LABEL: func.func @mixed
-// TILE: linalg.generic
-// TILE-SAME: outs(%{{.*}} : tensor<1x32xf64>)
-// TILE: arith.extf
+// TILE: tensor.extract_slice %{{.*}} : tensor<7x96x32xf64> to tensor<?x96x32xf64>
+// TILE-NOT: arith.extf
+// TILE: return
 #a = affine_map<(m, n, k) -> (m, k)>
 #bt = affine_map<(m, n, k) -> (n, k)>
 #c = affine_map<(m, n, k) -> (m, n)>
@@ -140,4 +147,38 @@ func.func @gather(%x: tensor<130x96xf32>, %w: tensor<96x200xf32> {tt.constant}, 
   %b = bufferization.to_buffer %table read_only : tensor<7xf32> to memref<7xf32>
   memref.copy %b, %out : memref<7xf32> to memref<7xf32>
   return %r : tensor<130x200xf32>
+}
+
+// -----
+
+// A static float64 x float32 layer (blocks of 64 columns, 2 strips of 32
+// each): the register tiles of a strip prefetch the next strip of the
+// packed copy, two cache lines per iteration of their reduction loop
+// (96 rows x 4 lines of the strip over 11 row tiles x 24 steps), rows
+// clamped to the strip's and B's last; prefetch=false turns it off.
+// TILE-LABEL: func.func @strips
+// TILE: %[[PACKED:.*]] = call @tt_pack_96x512xf32_32_to_f64
+// TILE: %[[BUF:.*]] = bufferization.to_buffer %[[PACKED]] read_only : tensor<16x96x32xf64>
+// TILE: scf.forall
+// TILE: scf.for
+// TILE: scf.for
+// TILE: memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}, %{{.*}}], read, locality<3>, data
+// TILE: memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}, %{{.*}}], read, locality<3>, data
+// TILE-NOT: memref.prefetch
+// TILE: linalg.generic
+// NOPF-LABEL: func.func @strips
+// NOPF-NOT: memref.prefetch
+// NOPF: return
+func.func @strips(%x: tensor<64x96xf64>, %w: tensor<96x512xf32> {tt.constant}) -> tensor<64x512xf64> {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<64x512xf64>
+  %f = linalg.fill ins(%z : f64) outs(%e : tensor<64x512xf64>) -> tensor<64x512xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<64x96xf64>, tensor<96x512xf32>) outs(%f : tensor<64x512xf64>) {
+  ^bb0(%p: f64, %q: f32, %o: f64):
+    %qq = arith.extf %q : f32 to f64
+    %m = arith.mulf %p, %qq : f64
+    %s = arith.addf %o, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<64x512xf64>
+  return %r : tensor<64x512xf64>
 }
