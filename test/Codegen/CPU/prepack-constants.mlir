@@ -162,8 +162,8 @@ func.func @gather(%x: tensor<130x96xf32>, %w: tensor<96x200xf32> {tt.constant}, 
 // TILE: scf.forall
 // TILE: scf.for
 // TILE: scf.for
-// TILE: memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}, %{{.*}}], read, locality<3>, data
-// TILE: memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}, %{{.*}}], read, locality<3>, data
+// TILE: memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}, %{{.*}}], read, locality<2>, data
+// TILE: memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}, %{{.*}}], read, locality<2>, data
 // TILE-NOT: memref.prefetch
 // TILE: linalg.generic
 // NOPF-LABEL: func.func @strips
@@ -181,4 +181,39 @@ func.func @strips(%x: tensor<64x96xf64>, %w: tensor<96x512xf32> {tt.constant}) -
     linalg.yield %s : f64
   } -> tensor<64x512xf64>
   return %r : tensor<64x512xf64>
+}
+
+// -----
+
+// 500 columns: every column block is partial (its width only bounded by
+// 64), so the loops over its strips have dynamic upper bounds; their row
+// tiles still prefetch the next strip (the bound of the loop, one strip of
+// 32 columns, gives its trip count).
+// TILE-LABEL: func.func @partial_strips
+// TILE: %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<16x96x32xf64>
+// TILE: scf.forall
+// TILE: affine.min
+// TILE: memref.prefetch %[[BUF]]
+// TILE: linalg.generic
+// TILE: %[[W:.*]] = tensor.dim %{{.*}}, %c1 : tensor<96x?xf64>
+// TILE: %[[FULL:.*]] = affine.apply #{{.*}}()[%[[W]]]
+// TILE: scf.for %{{.*}} = %c0 to %[[FULL]] step %c32
+// TILE: scf.for %{{.*}} = %c0 to %c60 step %c6
+// TILE: scf.for %{{.*}} = %c0 to %c96 step %c4
+// TILE: memref.prefetch %[[BUF]]
+// NOPF-LABEL: func.func @partial_strips
+// NOPF-NOT: memref.prefetch
+// NOPF: return
+func.func @partial_strips(%x: tensor<64x96xf64>, %w: tensor<96x500xf32> {tt.constant}) -> tensor<64x500xf64> {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<64x500xf64>
+  %f = linalg.fill ins(%z : f64) outs(%e : tensor<64x500xf64>) -> tensor<64x500xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<64x96xf64>, tensor<96x500xf32>) outs(%f : tensor<64x500xf64>) {
+  ^bb0(%p: f64, %q: f32, %o: f64):
+    %qq = arith.extf %q : f32 to f64
+    %m = arith.mulf %p, %qq : f64
+    %s = arith.addf %o, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<64x500xf64>
+  return %r : tensor<64x500xf64>
 }

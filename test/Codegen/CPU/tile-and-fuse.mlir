@@ -292,6 +292,18 @@ func.func @partial_block(%x: tensor<64x768xf32>, %w: tensor<768x4097xf32>) -> te
 
 // -----
 
+// 2304 columns in blocks of 256 would be 9 blocks, one more for one of two
+// threads than for the other: blocks of 128 make 18.
+// CHECK-LABEL: func.func @odd_blocks
+// CHECK:         scf.forall (%{{.*}}) = (0) to (2304) step (128)
+// CHECK:           tensor.empty() : tensor<2x96x64xf32>
+func.func @odd_blocks(%x: tensor<64x96xf32>, %w: tensor<96x2304xf32>) -> tensor<64x2304xf32> {
+  %0 = tt.matmul %x, %w : (tensor<64x96xf32>, tensor<96x2304xf32>) -> tensor<64x2304xf32>
+  return %0 : tensor<64x2304xf32>
+}
+
+// -----
+
 // A panel of B is packed once per reduction block and reused by every row
 // block of the thread's block of C: the row-block loop is inside the K
 // loop, after the copy. With 512 rows or more, blocks are 256 rows by 128
