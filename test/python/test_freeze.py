@@ -72,11 +72,13 @@ def test_prepare_runs_once_per_specialisation():
 
 
 @pytest.mark.parametrize("m,k,n", [(1, 96, 200), (17, 300, 520),
+                                   (31, 96, 200), (32, 96, 200),
                                    (64, 257, 1003), (130, 96, 33)], ids=str)
 def test_float64_model_with_float32_weights(m, k, n):
-    """f64 x f32 (NumPy's promotion in GPT-2): the weights are packed whole
-    converted to float64 once, plain and transposed; the results are NumPy's
-    and bit for bit those of the unfrozen function."""
+    """f64 x f32 (NumPy's promotion in GPT-2): from 32 rows the weights are
+    packed whole converted to float64 once, plain and transposed (with
+    fewer, packed per panel at every call); the results are NumPy's and bit
+    for bit those of the unfrozen function."""
     w = randn(k, n)
     wt = randn(n, k)
 
@@ -86,8 +88,8 @@ def test_float64_model_with_float32_weights(m, k, n):
     f = jit(layer, freeze=True)
     x = randn(m, k, dtype=np.float64)
     compiled = f.compile(x)
-    if m > 1:
-        assert f"tt_pack_{k}x{n}xf32_32_to_f64" in str(compiled.lowered)
+    whole = f"tt_pack_{k}x{n}xf32_32_to_f64" in str(compiled.lowered)
+    assert whole == (m >= 32)
     got = f(x)
     close(got, layer(x), 1e-12)
     np.testing.assert_array_equal(got, jit(layer)(x))

@@ -217,3 +217,29 @@ func.func @partial_strips(%x: tensor<64x96xf64>, %w: tensor<96x500xf32> {tt.cons
   } -> tensor<64x500xf64>
   return %r : tensor<64x500xf64>
 }
+
+// -----
+
+// With fewer than 32 rows a float64 copy of float32 weights costs more to
+// read than converting them while packing each panel: no whole copy, the
+// register tiles' panels are packed (and converted) at every call.
+// PACK-LABEL: func.func @mixed_few_rows
+// PACK-NOT: call @tt_pack
+// PACK: return
+// TILE-LABEL: func.func @mixed_few_rows
+// TILE-NOT: call @tt_pack
+// TILE: arith.extf %{{.*}} : f32 to f64
+// TILE: return
+func.func @mixed_few_rows(%x: tensor<31x96xf64>, %w: tensor<96x200xf32> {tt.constant}) -> tensor<31x200xf64> {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<31x200xf64>
+  %f = linalg.fill ins(%z : f64) outs(%e : tensor<31x200xf64>) -> tensor<31x200xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<31x96xf64>, tensor<96x200xf32>) outs(%f : tensor<31x200xf64>) {
+  ^bb0(%p: f64, %q: f32, %o: f64):
+    %qq = arith.extf %q : f32 to f64
+    %m = arith.mulf %p, %qq : f64
+    %s = arith.addf %o, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<31x200xf64>
+  return %r : tensor<31x200xf64>
+}
