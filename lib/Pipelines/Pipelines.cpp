@@ -63,6 +63,8 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
 /// Tiling, fusion and vectorisation on tensors.
 static void buildCodegenOnTensors(OpPassManager &pm,
                                   const tt::LowerToLLVMOptions &options) {
+  if (options.reciprocalDivisors)
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPUReciprocalDivisors());
   if (options.tile) {
     bool alignColumns =
         options.alignColumns == tt::AlignColumnsMode::On ||

@@ -233,6 +233,40 @@ def test_row_reductions(shape, dtype):
     close(jit(softmax)(x), softmax(x), rtol)
 
 
+@pytest.mark.parametrize("reciprocal", [True, False],
+                         ids=["reciprocal", "divide"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64],
+                         ids=["f32", "f64"])
+@pytest.mark.parametrize("shape", [(1, 1), (3, 17), (7, 1), (1000, 1023),
+                                   (2, 5, 769)], ids=str)
+def test_division_by_row_values(monkeypatch, reciprocal, dtype, shape):
+    """x / s with s one value per row (a row sum, a norm, an argument of
+    shape (..., 1)) is x * (1 / s) with reciprocal-divisors (the default):
+    within two roundings of NumPy's quotient; without it, and for divisors
+    that vary along the row, NumPy's quotient bit for bit (the row sums
+    themselves are not NumPy's bit for bit: other summation order)."""
+    from tinytensor import compiler
+
+    monkeypatch.setenv("TT_CACHE", "0")
+    monkeypatch.setattr(compiler, "_EXTRA_OPTIONS",
+                        f"reciprocal-divisors={str(reciprocal).lower()}")
+    x = randn(*shape, dtype=dtype)
+    s = randn(*shape[:-1], 1, dtype=dtype) + dtype(3)
+    y = randn(shape[-1], dtype=dtype) + dtype(3)
+
+    def by_rows(x):
+        return x / (np.sum(np.abs(x), axis=-1, keepdims=True) + 1)
+
+    eps = np.finfo(dtype).eps
+    check = (lambda got, want: np.testing.assert_allclose(
+        got, want, rtol=2 * eps, atol=0)) if reciprocal else \
+        np.testing.assert_array_equal
+    np.testing.assert_allclose(jit(by_rows)(x), by_rows(x), rtol=8 * eps,
+                               atol=0)
+    check(jit(lambda x, s: x / s)(x, s), x / s)
+    np.testing.assert_array_equal(jit(lambda x, y: x / y)(x, y), x / y)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64],
                          ids=["f32", "f64"])
 @pytest.mark.parametrize("n", [1, 17, 1023, 4099, 9000])
@@ -462,7 +496,7 @@ def test_compile_timings(monkeypatch):
 @pytest.mark.parametrize("options", ["pack=false threads=1",
                                      "vectorize=false vector-math=false",
                                      "tile=false fusion=false",
-                                     "masked=false",
+                                     "masked=false reciprocal-divisors=false",
                                      "fuse-rows=false f32-partial-sums=1"])
 def test_pipeline_options_from_python(options):
     # Every stage has an off switch; TT_PIPELINE_OPTIONS applies them to all

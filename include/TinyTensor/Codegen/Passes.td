@@ -83,6 +83,30 @@ def TTFuseElementwise : Pass<"tt-fuse-elementwise"> {
 // CPU code generation
 //===----------------------------------------------------------------------===//
 
+def TTCPUReciprocalDivisors
+    : Pass<"tt-cpu-reciprocal-divisors", "func::FuncOp"> {
+  let summary = "Multiply by the reciprocal of a divisor that is the same "
+                "along the innermost loop";
+  let description = [{
+    In an elementwise `linalg.generic`, `arith.divf %x, %s` where `%s` is
+    an input whose indexing map does not use the innermost loop (read
+    directly or through `arith.truncf`/`arith.extf`) becomes `arith.mulf
+    %x, %r`, `%r` read from a new `linalg.generic` over `%s`'s own shape
+    that computes `1 / s` (with the same casts). `--tt-cpu-tile-and-fuse`
+    fuses that op into the consumer's tiles, so each row of softmax or
+    layer_norm takes one division per tile instead of one per element: a
+    vector division costs about ten multiplications (softmax 1024 x 1024
+    f32 on a 2-core Sapphire Rapids: 0.287 -> 0.266 ms; layer_norm 4096 x
+    768, bound by memory, level). `x * (1 / s)` may
+    differ from `x / s` in the last bit (two roundings instead of one);
+    `--tt-lower-to-llvm` runs the pass unless `reciprocal-divisors=false`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def TTCPUAlignColumns : Pass<"tt-cpu-align-columns", "func::FuncOp"> {
   let summary = "Split matmuls with few rows at run time so that they read "
                 "B in place, whole cache lines at a time";
@@ -183,7 +207,11 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
        matmul that reads B from a copy packed whole (`tt.packed`) would
        read each strip from memory in its first row tile: the row tiles of
        a strip prefetch the next strip of the copy instead, a cache line
-       or two per iteration of their reduction loops (`prefetch`).
+       or two per iteration of their reduction loops, into L2 (locality
+       2: a strip is larger than L1); the loops between a strip and its
+       register tiles need constant lower bounds and steps and a constant
+       bound on their upper bounds (those of a partial column block's
+       strips only have the bound) (`prefetch`).
 
     `vector-bits=0` (the default) asks the host CPU for its vector width
     (512 with AVX-512, 256 with AVX2, else 128). `l2-kib=0` (the default)
@@ -255,13 +283,15 @@ def TTCPUPrepackConstants : Pass<"tt-cpu-prepack-constants", "ModuleOp"> {
     and layout, at the start of the caller), and the matmul reads its
     panels from that argument.
 
-    A matmul that converts B with a single `arith.extf` (f32 weights of a
-    float64 model) reads a copy packed converted, in the wider type
-    (`tt_pack_..._to_<type>`, `convert_to = <type>` in `tt.packed`): it is
-    read at twice the bytes of B, but the per-panel conversion it replaces
-    cost more (GPT-2 with float64 activations, 64 tokens, a 2-core Xeon:
-    see docs/performance.md), with the next strip prefetched by
-    `--tt-cpu-tile-and-fuse` (`prefetch`).
+    A matmul with at least 32 rows that converts B with a single
+    `arith.extf` (f32 weights of a float64 model) reads a copy packed
+    converted, in the wider type (`tt_pack_..._to_<type>`, `convert_to =
+    <type>` in `tt.packed`): it is read at twice the bytes of B, but the
+    per-panel conversion it replaces cost more (GPT-2 with float64
+    activations, 32 and 64 tokens, a 2-core Xeon: see docs/performance.md),
+    with the next strip prefetched by `--tt-cpu-tile-and-fuse`
+    (`prefetch`). With fewer rows (16 tokens) reading the copy cost more
+    than the conversion, and B is left to per-panel packing.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",

@@ -169,6 +169,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Use vectorisable polynomial approximations for f32 "
                      "tanh/exp/log/erf instead of libm calls"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> reciprocalDivisors{
+      *this, "reciprocal-divisors",
+      llvm::cl::desc("x / s with s the same along the innermost loop (a "
+                     "row's sum or norm) becomes x * (1 / s), one division "
+                     "per row (--tt-cpu-reciprocal-divisors; may differ from "
+                     "x / s in the last bit)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorMath{
       *this, "vector-math",
       llvm::cl::desc("f64 tanh/exp/log/erf on vectors through glibc's libmvec "
