@@ -24,7 +24,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
@@ -306,28 +305,15 @@ struct CPUTileAndFusePass
   /// than this (by their bounds) get no prefetches.
   static constexpr int64_t kMaxPrefetchTrips = 1 << 20;
 
-  /// The largest value `v` can take, if it has a constant bound (a loop
-  /// over the full register tiles of a strip whose width is only known to
-  /// be at most nr: the strips of the last column block of 50257 columns).
-  static std::optional<int64_t> constantUpperBound(Value v) {
-    if (std::optional<int64_t> c = getConstantIntValue(v))
-      return c;
-    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(v),
-        /*stopCondition=*/nullptr, /*closedUB=*/true);
-    if (failed(bound))
-      return std::nullopt;
-    return *bound;
-  }
-
   /// A matmul that reads B from a copy packed whole ([strips][k][nr], a
   /// block of it `block`) reads each strip from memory in the first of its
   /// row tiles. The row tiles of a strip fetch the next strip instead,
   /// spread over their iterations (every scf.for loop between the strip
   /// and the register tile `tile` must have constant lower bounds and
-  /// steps and a constant bound on its upper bound; where a loop runs fewer
-  /// iterations than that bound, the lines of the iterations it skips are
-  /// not fetched).
+  /// steps and a constant bound on its upper bound, as the loop over a
+  /// strip's register tiles in a partial column block has; where a loop
+  /// runs fewer iterations than that bound, the lines of the iterations it
+  /// skips are not fetched).
   static void prefetchNextStrip(RewriterBase &rewriter, linalg::LinalgOp tile,
                                 Value block) {
     auto blockSlice = block.getDefiningOp<tensor::ExtractSliceOp>();

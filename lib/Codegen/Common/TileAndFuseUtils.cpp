@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 
@@ -40,6 +41,15 @@ std::optional<tt::MatmulDims> tt::getMatmulDims(linalg::LinalgOp op) {
   if (!maps[0].isProjectedPermutation() || !maps[1].isProjectedPermutation())
     return std::nullopt;
   return dims;
+}
+
+std::optional<int64_t> tt::constantUpperBound(Value v) {
+  FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, v, /*stopCondition=*/nullptr,
+      /*closedUB=*/true);
+  if (failed(bound))
+    return std::nullopt;
+  return *bound;
 }
 
 bool tt::dependsOn(Value value, Value iv, Operation *scope) {

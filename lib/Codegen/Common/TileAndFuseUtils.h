@@ -29,6 +29,10 @@ struct MatmulDims {
 };
 std::optional<MatmulDims> getMatmulDims(linalg::LinalgOp op);
 
+/// The largest value the index `v` can take, if it has a constant bound
+/// (the size of an edge block: `affine.min(256, %n - %i)` is at most 256).
+std::optional<int64_t> constantUpperBound(Value v);
+
 /// True if `value` is computed from `iv` inside `scope`.
 bool dependsOn(Value value, Value iv, Operation *scope);
 

@@ -1,6 +1,7 @@
 //===- MapToLaunch.cpp - Block and thread foralls to gpu.launch -----------===//
 
 #include "TinyTensor/Codegen/Passes.h"
+#include "../Common/TileAndFuseUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,7 +13,6 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
@@ -332,11 +332,8 @@ struct GPUMapToLaunchPass
           elements *= dim;
           continue;
         }
-        FailureOr<int64_t> bound =
-            ValueBoundsConstraintSet::computeConstantBound(
-                presburger::BoundType::UB, *dynamicSizes++,
-                /*stopCondition=*/nullptr, /*closedUB=*/true);
-        if (failed(bound))
+        std::optional<int64_t> bound = tt::constantUpperBound(*dynamicSizes++);
+        if (!bound)
           return alloc.emitError("tt-gpu-map-to-launch: a block's buffer "
                                  "whose size has no upper bound");
         elements *= std::max<int64_t>(*bound, 1);

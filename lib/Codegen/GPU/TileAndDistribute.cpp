@@ -23,7 +23,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -89,10 +88,7 @@ SmallVector<int64_t> upperBounds(linalg::LinalgOp op) {
     auto value = dyn_cast<Value>(range.size);
     if (!ShapedType::isDynamic(size) || !value)
       continue;
-    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::UB, value, /*stopCondition=*/nullptr,
-        /*closedUB=*/true);
-    if (succeeded(bound))
+    if (std::optional<int64_t> bound = constantUpperBound(value))
       size = *bound;
   }
   // createLoopRanges built the sizes' ops; they are dead.
