@@ -241,7 +241,8 @@ def test_row_reductions(shape, dtype):
                                    (2, 5, 769)], ids=str)
 def test_division_by_row_values(monkeypatch, reciprocal, dtype, shape):
     """x / s with s one value per row (a row sum, a norm, an argument of
-    shape (..., 1)) is x * (1 / s) with reciprocal-divisors (the default):
+    shape (..., 1), or computed from such values) is x * (1 / s) with
+    reciprocal-divisors (the default):
     within two roundings of NumPy's quotient; without it, and for divisors
     that vary along the row, NumPy's quotient bit for bit (the row sums
     themselves are not NumPy's bit for bit: other summation order)."""
@@ -265,6 +266,15 @@ def test_division_by_row_values(monkeypatch, reciprocal, dtype, shape):
                                atol=0)
     check(jit(lambda x, s: x / s)(x, s), x / s)
     np.testing.assert_array_equal(jit(lambda x, y: x / y)(x, y), x / y)
+    # Divisors computed from row values in the same op (layer_norm's
+    # sqrt(var + eps)), from one row value and from two.
+    t = randn(*shape[:-1], 1, dtype=dtype)
+    np.testing.assert_allclose(
+        jit(lambda x, s: x / np.sqrt(s * s + 1))(x, s),
+        x / np.sqrt(s * s + 1), rtol=4 * eps, atol=0)
+    np.testing.assert_allclose(
+        jit(lambda x, s, t: (x - t) / (s * s + t * t + 1))(x, s, t),
+        (x - t) / (s * s + t * t + 1), rtol=4 * eps, atol=0)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64],

@@ -1,10 +1,12 @@
 //===- ReciprocalDivisors.cpp - Divide by a row's reciprocal -------------===//
 //
 // `x / s` where s is the same along the innermost loop (softmax's row sums,
-// layer_norm's standard deviations) becomes `x * r` with `r = 1 / s`
-// computed once per element of s by an op of its own, which tile-and-fuse
-// then fuses into the row tiles: a vector division costs about ten times a
-// multiplication (softmax 1024 x 1024 f32: 0.287 -> 0.266 ms).
+// layer_norm's standard deviations, computed in the op's body from such
+// inputs) becomes `x * r` with `r = 1 / s` computed once per element of s
+// by an op of its own, which tile-and-fuse then fuses into the row tiles: a
+// vector division costs about ten times a multiplication (softmax 1024 x
+// 1024 f32: 0.287 -> 0.266 ms; layer_norm 4096 x 768 f32, whose divisor
+// sqrt(var + eps) the body computed: see docs/performance.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -27,31 +31,70 @@ using namespace mlir;
 
 namespace {
 
-/// The divisor of `div` as an input of `op` that does not vary along the
-/// innermost loop, read directly or through float casts (`casts`, outermost
-/// first), or nothing.
-OpOperand *invariantDivisor(linalg::GenericOp op, arith::DivFOp div,
-                            SmallVectorImpl<Operation *> &casts) {
-  Value v = div.getRhs();
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isa<arith::TruncFOp, arith::ExtFOp>(def) ||
-        def->getBlock() != op.getBody())
-      return nullptr;
-    casts.push_back(def);
-    v = def->getOperand(0);
-  }
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg || arg.getOwner() != op.getBody())
-    return nullptr;
-  OpOperand *operand = op.getMatchingOpOperand(arg);
-  if (!op.isDpsInput(operand))
-    return nullptr;
-  AffineMap map = op.getMatchingIndexingMap(operand);
+/// The divisor of a division in a generic op, when it is the same along the
+/// innermost loop: the ops of the body that compute it (`chain`, in body
+/// order; pure arithmetic on the leaves, e.g. layer_norm's
+/// `sqrt(var * (1 / n) + eps)`), and the inputs they read (`leaves`: each a
+/// projected permutation that does not use the innermost loop, all with the
+/// same indexing map, at least one). Values from outside the body
+/// (constants) may be read as well.
+struct Divisor {
+  arith::DivFOp div;
+  SmallVector<Operation *> chain;
+  SmallVector<OpOperand *> leaves;
+};
+
+/// The op computes nothing but its result from its operands (no memory,
+/// no loop indices, no regions), so it can move into another op's body.
+bool isMovable(Operation *op) {
+  return op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+         isPure(op) && !isa<linalg::IndexOp>(op);
+}
+
+std::optional<Divisor> invariantDivisor(linalg::GenericOp op,
+                                        arith::DivFOp div) {
+  Divisor result{div, {}, {}};
+  Block *body = op.getBody();
   unsigned innermost = op.getNumLoops() - 1;
-  if (!map.isProjectedPermutation() ||
-      map.isFunctionOfDim(innermost))
-    return nullptr;
-  return operand;
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  llvm::SetVector<OpOperand *> leaves;
+  SmallVector<Value> worklist{div.getRhs()};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != body)
+        continue; // from an enclosing region
+      OpOperand *operand = op.getMatchingOpOperand(arg);
+      if (!op.isDpsInput(operand))
+        return std::nullopt;
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      if (!map.isProjectedPermutation() || map.isFunctionOfDim(innermost))
+        return std::nullopt;
+      leaves.insert(operand);
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getBlock() != body)
+      continue; // defined outside the op (a constant)
+    if (!isMovable(def))
+      return std::nullopt;
+    if (seen.insert(def).second)
+      llvm::append_range(worklist, def->getOperands());
+  }
+  if (leaves.empty())
+    return std::nullopt;
+  AffineMap map = op.getMatchingIndexingMap(leaves.front());
+  for (OpOperand *leaf : leaves)
+    if (op.getMatchingIndexingMap(leaf) != map)
+      return std::nullopt;
+  result.leaves = leaves.takeVector();
+  llvm::sort(result.leaves, [](OpOperand *a, OpOperand *b) {
+    return a->getOperandNumber() < b->getOperandNumber();
+  });
+  for (Operation &inner : body->without_terminator())
+    if (seen.contains(&inner))
+      result.chain.push_back(&inner);
+  return result;
 }
 
 struct DivideByReciprocal : OpRewritePattern<linalg::GenericOp> {
@@ -66,39 +109,41 @@ struct DivideByReciprocal : OpRewritePattern<linalg::GenericOp> {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     if (ranges.back() == 1)
       return failure();
-    arith::DivFOp div;
-    OpOperand *divisor = nullptr;
-    SmallVector<Operation *> casts;
-    for (Operation &inner : op.getBody()->without_terminator()) {
-      auto candidate = dyn_cast<arith::DivFOp>(inner);
-      casts.clear();
-      if (candidate &&
-          (divisor = invariantDivisor(op, candidate, casts))) {
-        div = candidate;
-        break;
-      }
-    }
-    if (!div)
+    std::optional<Divisor> divisor;
+    for (Operation &inner : op.getBody()->without_terminator())
+      if (auto div = dyn_cast<arith::DivFOp>(inner))
+        if ((divisor = invariantDivisor(op, div)))
+          break;
+    if (!divisor)
       return failure();
+    arith::DivFOp div = divisor->div;
 
-    // r = 1 / casts(s), over s's own shape.
+    // r = 1 / divisor, over the leaves' shape, by an op that computes the
+    // divisor as the body did.
     Location loc = op.getLoc();
-    Value s = divisor->get();
-    auto sType = cast<RankedTensorType>(s.getType());
+    AffineMap leafMap = op.getMatchingIndexingMap(divisor->leaves.front());
+    Value shapeOf = divisor->leaves.front()->get();
+    auto shapeType = cast<RankedTensorType>(shapeOf.getType());
     Type element = div.getType();
     Value empty = tensor::EmptyOp::create(
-        rewriter, loc, tensor::getMixedSizes(rewriter, loc, s), element);
-    AffineMap identity = rewriter.getMultiDimIdentityMap(sType.getRank());
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, shapeOf),
+        element);
+    SmallVector<Value> leafValues;
+    for (OpOperand *leaf : divisor->leaves)
+      leafValues.push_back(leaf->get());
+    AffineMap identity = rewriter.getMultiDimIdentityMap(shapeType.getRank());
     auto reciprocal = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{empty.getType()}, ValueRange{s},
-        ValueRange{empty}, ArrayRef<AffineMap>{identity, identity},
-        SmallVector<utils::IteratorType>(sType.getRank(),
+        rewriter, loc, TypeRange{empty.getType()}, leafValues,
+        ValueRange{empty},
+        SmallVector<AffineMap>(leafValues.size() + 1, identity),
+        SmallVector<utils::IteratorType>(shapeType.getRank(),
                                          utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
           IRMapping mapping;
-          mapping.map(op.getMatchingBlockArgument(divisor), args[0]);
-          for (Operation *c : llvm::reverse(casts))
-            b.clone(*c, mapping);
+          for (auto [leaf, arg] : llvm::zip(divisor->leaves, args))
+            mapping.map(op.getMatchingBlockArgument(leaf), arg);
+          for (Operation *inner : divisor->chain)
+            b.clone(*inner, mapping);
           Value value = mapping.lookupOrDefault(div.getRhs());
           Value one = arith::ConstantOp::create(
               b, l, element, b.getFloatAttr(element, 1.0));
@@ -107,13 +152,16 @@ struct DivideByReciprocal : OpRewritePattern<linalg::GenericOp> {
           linalg::YieldOp::create(b, l, r);
         });
 
-    // The op reads r where it read s, and multiplies by it (operands may
-    // move when one is added: keep s's number and block argument).
-    unsigned sIndex = divisor->getOperandNumber();
-    BlockArgument sArg = op.getMatchingBlockArgument(divisor);
+    // The leaves' block arguments, before operands move (adding one may
+    // reallocate the operand storage the OpOperands live in).
+    SmallVector<BlockArgument> leafArgs;
+    for (OpOperand *leaf : divisor->leaves)
+      leafArgs.push_back(op.getMatchingBlockArgument(leaf));
+
+    // The op reads r with the leaves' map, and multiplies by it.
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     unsigned position = op.getNumDpsInputs();
-    maps.insert(maps.begin() + position, op.getMatchingIndexingMap(divisor));
+    maps.insert(maps.begin() + position, leafMap);
     rewriter.modifyOpInPlace(op, [&] {
       op.getInputsMutable().append(reciprocal.getResult(0));
       op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
@@ -126,16 +174,23 @@ struct DivideByReciprocal : OpRewritePattern<linalg::GenericOp> {
       rewriter.replaceAllUsesWith(div.getResult(), product);
     });
     rewriter.eraseOp(div);
-    for (Operation *c : casts)
-      if (c->use_empty())
-        rewriter.eraseOp(c);
-    // s itself, when nothing else reads it.
-    if (sArg.use_empty()) {
-      maps.erase(maps.begin() + sIndex);
+    // The divisor's ops that nothing else uses, last first.
+    for (Operation *inner : llvm::reverse(divisor->chain))
+      if (inner->use_empty())
+        rewriter.eraseOp(inner);
+    // The leaves that nothing else reads (by number, highest first, since
+    // erasing an input renumbers the ones after it).
+    SmallVector<unsigned> unused;
+    for (BlockArgument arg : leafArgs)
+      if (arg.use_empty())
+        unused.push_back(arg.getArgNumber());
+    llvm::sort(unused, std::greater<unsigned>());
+    for (unsigned index : unused) {
+      maps.erase(maps.begin() + index);
       rewriter.modifyOpInPlace(op, [&] {
-        op.getInputsMutable().erase(sIndex);
+        op.getInputsMutable().erase(index);
         op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-        op.getBody()->eraseArgument(sArg.getArgNumber());
+        op.getBody()->eraseArgument(index);
       });
     }
     return success();
