@@ -8,6 +8,9 @@
 //
 //   peak       12 independent FMA chains per thread (bench/fma_peak.c), no
 //              loads: the reference of the 85% target
+//   + loads    the same chains with multiplicands and addends loaded from
+//              L1 in every iteration (2 vectors per 12 FMAs; 2 vectors and
+//              3 broadcasts, the 6 x 4 tile's mix): what loads alone cost
 //   tile L1    the register tile over a strip of B that stays in L1
 //              (kc = 128) and the same rows of A: the loads a register
 //              tile needs, and nothing else the matmul does
@@ -138,6 +141,54 @@ static double peakRunGflops(void) {
     puts("");
   return omp_get_max_threads() * iters * 12.0 * 32 / t / 1e9;
 }
+
+/// 12 FMA chains as in peakRunGflops, whose multiplicands (VECTORS vector
+/// loads) and addends (BROADCASTS broadcasts of single floats, or none)
+/// come from L1 in every iteration of 12 FMAs (the 6 x 4 tile loads 4
+/// vectors and broadcasts 6 floats per 24 FMAs: 2 and 3 per 12). Nothing
+/// but the FMAs depends on the loads, so this measures what the loads alone
+/// cost the FMAs. A macro, so that each mix is compiled with its counts.
+#define LOAD_MIX(NAME, VECTORS, BROADCASTS)                                    \
+  static double NAME(void) {                                                   \
+    const long iters = 30000000;                                               \
+    float sink = 0;                                                            \
+    double t0 = omp_get_wtime();                                               \
+    _Pragma("omp parallel reduction(+ : sink)") {                              \
+      /* acc * c + c stays near c / (1 - c) */                                 \
+      float buffer[64] __attribute__((aligned(64)));                           \
+      for (int i = 0; i < 64; ++i)                                             \
+        buffer[i] = 0.9999999f;                                                \
+      const float *p = buffer;                                                 \
+      __m512 acc[12], y = _mm512_set1_ps(0.9999999f);                          \
+      for (int i = 0; i < 12; ++i)                                             \
+        acc[i] = _mm512_set1_ps((float)i);                                     \
+      for (long n = 0; n < iters; ++n) {                                       \
+        /* p is opaque to the compiler: the loads stay in the loop */          \
+        __asm__ volatile("" : "+r"(p));                                        \
+        __m512 v[VECTORS], b[BROADCASTS + 1];                                  \
+        for (int j = 0; j < VECTORS; ++j)                                      \
+          v[j] = _mm512_load_ps(p + 16 * j);                                   \
+        for (int j = 0; j < BROADCASTS; ++j)                                   \
+          b[j] = _mm512_set1_ps(p[j]);                                         \
+        b[BROADCASTS] = y;                                                     \
+        for (int i = 0; i < 12; ++i)                                           \
+          acc[i] = _mm512_fmadd_ps(                                            \
+              acc[i], v[i % VECTORS],                                          \
+              b[BROADCASTS ? i % (BROADCASTS ? BROADCASTS : 1) : 0]);          \
+      }                                                                        \
+      __m512 s = acc[0];                                                       \
+      for (int i = 1; i < 12; ++i)                                             \
+        s = _mm512_add_ps(s, acc[i]);                                          \
+      sink += _mm512_reduce_add_ps(s);                                         \
+    }                                                                          \
+    double t = omp_get_wtime() - t0;                                           \
+    if (sink == 12345.f)                                                       \
+      puts("");                                                                \
+    return omp_get_max_threads() * iters * 12.0 * 32 / t / 1e9;                \
+  }
+
+LOAD_MIX(vectorLoadsGflops, 2, 0)
+LOAD_MIX(tileLoadsGflops, 2, 3)
 
 /// The register tile alone: every thread runs it over `strips` strips of
 /// [kc x 64] (`strips * kc * 256` bytes of B) and one 6-row tile of A.
@@ -300,8 +351,14 @@ int main(int argc, char **argv) {
   printf("threads %d, M %d N %d K %d, mc %d nc %d kc %d\n",
          omp_get_max_threads(), p.m, p.n, p.k, p.mc, p.nc, p.kc);
   printf("%-44s %7.1f GFLOP/s\n", "peak (12 FMA chains per thread)", peak);
-#define ROW(name, g)                                                           \
-  printf("%-44s %7.1f GFLOP/s %5.1f%% of peak\n", name, g, 100 * (g) / peak)
+#define ROW(name, expression)                                                  \
+  do {                                                                         \
+    double rate = (expression);                                                \
+    printf("%-44s %7.1f GFLOP/s %5.1f%% of peak\n", name, rate,               \
+           100 * rate / peak);                                                 \
+  } while (0)
+  ROW("FMA chains + 2 vector loads per 12 FMAs", vectorLoadsGflops());
+  ROW("FMA chains + 2 loads, 3 broadcasts per 12", tileLoadsGflops());
   char name[96];
   snprintf(name, sizeof name, "tile %dx%d L1 (kc 128, one %d KiB strip)", MR,
            NV, 128 * NR * 4 / 1024);
