@@ -116,6 +116,12 @@ MIXED_SHAPES = MATMUL_SHAPES[:8] + [
     ((40, 300), (300, 520)),
     # Blocks of 256 rows by 128 columns, partial both ways.
     ((517, 1100), (1100, 193)),
+    # w.T packed 16 rows of a strip at a time (more than 64 rows: not dot
+    # products): a reduction of one chunk and one more row, one of a single
+    # row, and one with a last chunk of 15 and a single partial strip.
+    ((65, 17), (17, 45)),
+    ((100, 1), (1, 70)),
+    ((80, 1023), (1023, 31)),
 ]
 
 

@@ -192,7 +192,9 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
        strips of nr columns ([nc / nr][kc][nr], the layout of `mmt4d`'s
        packed operand), which every row block then reads: the register
        tiles of a strip read one contiguous block at unit stride, not rows
-       of the whole B a page or a power of two apart.
+       of the whole B a page or a power of two apart. A transposed B that
+       the matmul converts (f64 @ f32.T) is packed 16 rows of a strip at a
+       time, transposed into a scratch that stays in L1, then converted.
     4. Inside a block of rows, an elementwise op that consumes row
        reductions of the block (a layer norm's normalisation, a softmax's
        division) is tiled row by row with the reductions and their

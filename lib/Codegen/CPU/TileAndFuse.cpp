@@ -43,6 +43,12 @@ namespace {
 /// Marks the scf.for loops of register tiles, to be peeled.
 constexpr llvm::StringLiteral kPeelMarker = "tt.peel";
 
+/// Rows of a strip of a transposed B that is packed converted, transposed
+/// and converted at a time: the transposed rows stay in L1 until they are
+/// converted (a whole strip, [384 x 32] f32 for GPT-2's logits, went
+/// through L2 in between).
+constexpr int64_t kTransposeChunk = 16;
+
 /// The level-1 tiles of a root: its own, or for an elementwise op that
 /// consumes a matmul through an identity map (a bias or activation
 /// epilogue), the matmul's blocks, so that the matmul fuses into them.
@@ -700,15 +706,20 @@ struct CPUTileAndFusePass
             config.packTransposed};
   }
 
+  /// Rows [first, first + count) of a block or strip.
+  struct RowRange {
+    OpFoldResult first, count;
+  };
+
   /// The strip of `packed` ([.., strips, k, width]) that holds the columns
   /// [index, index + size) of the block (`index` a multiple of `width`), as
-  /// a [.., k, size] tensor (or only its `row`, [.., 1, size]); and its
-  /// offsets and sizes in `packed`.
+  /// a [.., k, size] tensor (or only its `rows`, [.., count, size]); and
+  /// its offsets and sizes in `packed`.
   static Value stripOf(OpBuilder &b, Location loc, Value packed, int64_t width,
                        OpFoldResult index, OpFoldResult size,
                        SmallVectorImpl<OpFoldResult> &offsets,
                        SmallVectorImpl<OpFoldResult> &sizes,
-                       std::optional<OpFoldResult> row = std::nullopt) {
+                       std::optional<RowRange> rows = std::nullopt) {
     auto type = cast<RankedTensorType>(packed.getType());
     int64_t rank = type.getRank(), stripDim = rank - 3;
     offsets.assign(rank, b.getIndexAttr(0));
@@ -717,10 +728,10 @@ struct CPUTileAndFusePass
         b, loc, b.getAffineDimExpr(0).floorDiv(width), {index});
     sizes[stripDim] = b.getIndexAttr(1);
     sizes.back() = size;
-    if (row) {
-      // Only that row of the strip.
-      offsets[rank - 2] = *row;
-      sizes[rank - 2] = b.getIndexAttr(1);
+    if (rows) {
+      // Only those rows of the strip.
+      offsets[rank - 2] = rows->first;
+      sizes[rank - 2] = rows->count;
     }
     SmallVector<int64_t> shape;
     for (auto [i, s] : llvm::enumerate(sizes))
@@ -771,7 +782,9 @@ struct CPUTileAndFusePass
   /// a time, each row into every strip, so that B is read in rows (a page of
   /// a wide B once per row, not once per strip and row); a transposed one
   /// strip by strip, each strip one transpose of [width x kc] (contiguous
-  /// rows of B).
+  /// rows of B), or when it is converted too, kTransposeChunk rows of the
+  /// strip at a time, each transposed in B's type and converted while it
+  /// is in L1.
   static Value packStrips(RewriterBase &rewriter, Location loc, Value block,
                           StripLayout layout, Type elementType,
                           SmallVectorImpl<Operation *> &copies) {
@@ -798,9 +811,10 @@ struct CPUTileAndFusePass
     std::optional<int64_t> staticColumns = getConstantIntValue(columns);
     SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));
 
-    // Copies the part of strip `j` in `row` (all rows if none) into `packed`.
+    // Copies the part of strip `j` in `rows` (all rows if none) into
+    // `packed`.
     auto copyStrip = [&](OpBuilder &b, Location loc, Value packed, Value j,
-                         std::optional<OpFoldResult> row) -> Value {
+                         std::optional<RowRange> rows) -> Value {
       // The strip's width: `width`, or less for the last one.
       OpFoldResult size =
           staticColumns && *staticColumns % width == 0
@@ -815,14 +829,15 @@ struct CPUTileAndFusePass
           srcSizes(blockSizes), srcStrides(rank, b.getIndexAttr(1));
       srcOffsets[layout.dim] = j;
       srcSizes[layout.dim] = size;
-      if (row) {
-        srcOffsets[kDim] = *row;
-        srcSizes[kDim] = b.getIndexAttr(1);
+      if (rows) {
+        srcOffsets[kDim] = rows->first;
+        srcSizes[kDim] = rows->count;
       }
       Value src = tensor::ExtractSliceOp::create(b, loc, block, srcOffsets,
                                                  srcSizes, srcStrides);
       SmallVector<OpFoldResult> offsets, sizes;
-      Value dst = stripOf(b, loc, packed, width, j, size, offsets, sizes, row);
+      Value dst =
+          stripOf(b, loc, packed, width, j, size, offsets, sizes, rows);
       Operation *copy;
       if (layout.transposed) {
         SmallVector<int64_t> perm =
@@ -850,28 +865,57 @@ struct CPUTileAndFusePass
       return tensor::InsertSliceOp::create(b, loc, copy->getResult(0), packed,
                                            offsets, sizes, unitStrides);
     };
-    // for j in strips [for each row]: copy.
+    Value rows = getValueOrCreateConstantIndexOp(rewriter, loc, depth);
+    std::optional<int64_t> staticDepth = getConstantIntValue(depth);
+    // for k in rows, step `chunk`: copy rows [k, k + chunk) of the strip
+    // `j` (the last chunk may be shorter, then peeled).
+    auto chunkLoop = [&](OpBuilder &b, Location loc, Value packed, Value j,
+                         int64_t chunk) {
+      Value step = arith::ConstantIndexOp::create(b, loc, chunk);
+      auto loop = scf::ForOp::create(
+          b, loc, zero, rows, step, ValueRange{packed},
+          [&](OpBuilder &b, Location loc, Value k, ValueRange iterArgs) {
+            AffineMap upToChunk = AffineMap::get(
+                2, 0, {getAffineConstantExpr(chunk, ctx), d1 - d0}, ctx);
+            OpFoldResult count =
+                staticDepth && *staticDepth % chunk == 0
+                    ? OpFoldResult(b.getIndexAttr(chunk))
+                    : affine::makeComposedFoldedAffineMin(b, loc, upToChunk,
+                                                          {k, rows});
+            scf::YieldOp::create(
+                b, loc, copyStrip(b, loc, iterArgs[0], j, RowRange{k, count}));
+          });
+      loop->setAttr(kPeelMarker, b.getUnitAttr());
+      return loop.getResult(0);
+    };
+    // for j in strips: copy the strip (or, with `chunk`, loop over its
+    // rows).
     auto stripLoop = [&](OpBuilder &b, Location loc, Value packed,
-                         std::optional<OpFoldResult> row) {
+                         std::optional<RowRange> rows, int64_t chunk) {
       Value ub = getValueOrCreateConstantIndexOp(b, loc, columns);
       Value step = arith::ConstantIndexOp::create(b, loc, width);
       auto loop = scf::ForOp::create(
           b, loc, zero, ub, step, ValueRange{packed},
           [&](OpBuilder &b, Location loc, Value j, ValueRange iterArgs) {
-            scf::YieldOp::create(b, loc,
-                                 copyStrip(b, loc, iterArgs[0], j, row));
+            scf::YieldOp::create(
+                b, loc,
+                chunk > 0 ? chunkLoop(b, loc, iterArgs[0], j, chunk)
+                          : copyStrip(b, loc, iterArgs[0], j, rows));
           });
       loop->setAttr(kPeelMarker, b.getUnitAttr());
       return loop.getResult(0);
     };
     if (layout.transposed)
-      return stripLoop(rewriter, loc, empty, std::nullopt);
-    Value rows = getValueOrCreateConstantIndexOp(rewriter, loc, depth);
+      return stripLoop(rewriter, loc, empty, std::nullopt,
+                       elementType != type.getElementType() ? kTransposeChunk
+                                                            : 0);
     auto loop = scf::ForOp::create(
         rewriter, loc, zero, rows, one, ValueRange{empty},
         [&](OpBuilder &b, Location loc, Value k, ValueRange iterArgs) {
           scf::YieldOp::create(b, loc,
-                               stripLoop(b, loc, iterArgs[0], OpFoldResult(k)));
+                               stripLoop(b, loc, iterArgs[0],
+                                         RowRange{k, b.getIndexAttr(1)},
+                                         /*chunk=*/0));
         });
     return loop.getResult(0);
   }

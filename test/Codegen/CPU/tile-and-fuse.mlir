@@ -385,15 +385,17 @@ func.func @transposed_small_b(%q: tensor<64x64xf32>, %k: tensor<64x64xf32>) -> t
 // -----
 
 // f64 @ f32.T (NumPy's promotion, a GPT-2 logits layer over 128 tokens):
-// each strip of B is transposed in f32 ([16 x 16] register transposes) into
-// a scratch strip, then converted into the f64 packed panel; the register
+// each strip of B is packed 16 rows (of the strip: columns of B) at a time,
+// transposed in f32 ([16 x 16] register transposes) into a scratch chunk
+// that stays in L1, then converted into the f64 packed panel; the register
 // tiles read f64 and convert nothing.
 // CHECK-LABEL: func.func @transposed_mixed
 // CHECK:         tensor.empty() : tensor<2x384x32xf64>
-// CHECK:           tensor.empty() : tensor<384x32xf32>
-// CHECK:             linalg.transpose ins({{.*}} : tensor<16x16xf32>)
-// CHECK:             linalg.generic {{.*}} ins({{.*}} : tensor<1x32xf32>) outs({{.*}} : tensor<1x32xf64>)
-// CHECK:               arith.extf
+// CHECK:           scf.for %{{.*}} = %c0 to %c384 step %c16
+// CHECK:             tensor.empty() : tensor<16x32xf32>
+// CHECK:               linalg.transpose ins({{.*}} : tensor<16x16xf32>)
+// CHECK:               linalg.generic {{.*}} ins({{.*}} : tensor<1x32xf32>) outs({{.*}} : tensor<1x32xf64>)
+// CHECK:                 arith.extf
 // CHECK:           linalg.generic {{.*}} ins({{.*}} : tensor<6x4xf64>, tensor<4x32xf64>)
 // CHECK-NOT:         arith.extf
 // CHECK:             linalg.yield
@@ -407,6 +409,28 @@ func.func @transposed_mixed(%x: tensor<128x768xf64>, %w: tensor<512x768xf32>) ->
   %wc = tt.cast %wt to f64 : tensor<768x512xf32> -> tensor<768x512xf64>
   %0 = tt.matmul %x, %wc : (tensor<128x768xf64>, tensor<768x512xf64>) -> tensor<128x512xf64>
   return %0 : tensor<128x512xf64>
+}
+
+// -----
+
+// A reduction of 200 is 12 chunks of 16 rows and a peeled one of 8; the
+// last strip of 100 columns has 4.
+// CHECK-LABEL: func.func @transposed_mixed_tail
+// CHECK:         tensor.empty(%{{.*}}) : tensor<?x200x32xf64>
+// CHECK:           scf.for %{{.*}} = %c0 to %c192 step %c16
+// CHECK:             tensor.empty() : tensor<16x32xf32>
+// CHECK:               linalg.transpose ins({{.*}} : tensor<?x16xf32>) outs({{.*}} : tensor<16x?xf32>)
+// CHECK:               arith.extf
+// CHECK:           tensor.empty() : tensor<8x32xf32>
+// CHECK:             linalg.transpose ins({{.*}} : tensor<?x8xf32>) outs({{.*}} : tensor<8x?xf32>)
+// CHECK:             arith.extf
+// CHECK:         scf.for %{{.*}} = %c0 to %c192 step %c16
+// CHECK:           tensor.empty(%{{.*}}) : tensor<16x?xf32>
+func.func @transposed_mixed_tail(%x: tensor<128x200xf64>, %w: tensor<100x200xf32>) -> tensor<128x100xf64> {
+  %wt = tt.transpose %w [1, 0] : tensor<100x200xf32> -> tensor<200x100xf32>
+  %wc = tt.cast %wt to f64 : tensor<200x100xf32> -> tensor<200x100xf64>
+  %0 = tt.matmul %x, %wc : (tensor<128x200xf64>, tensor<200x100xf64>) -> tensor<128x100xf64>
+  return %0 : tensor<128x100xf64>
 }
 
 // -----
