@@ -399,11 +399,13 @@ func.func @transposed_small_b(%q: tensor<64x64xf32>, %k: tensor<64x64xf32>) -> t
 // CHECK:           linalg.generic {{.*}} ins({{.*}} : tensor<6x4xf64>, tensor<4x32xf64>)
 // CHECK-NOT:         arith.extf
 // CHECK:             linalg.yield
-// In f64 a panel of 512 rows already fills half of a 2 MiB L2, so the
-// blocks stay at most 512 deep (384, which divides K).
+// f64 panels have at most 128 columns (rows of 1 KiB, as 256 f32
+// columns), so with a 2 MiB L2 the blocks are 1024 deep, here all of K:
+// no loop over reduction blocks.
 // L2-LABEL: func.func @transposed_mixed
-// L2:         scf.for {{.*}} = %c0 to %c768 step %c384
-// L2:           tensor.empty() : tensor<2x384x32xf64>
+// L2-NOT:     step %c384
+// L2:         tensor.empty() : tensor<2x768x32xf64>
+// L2:           scf.for {{.*}} = %c0 to %c768 step %c16
 func.func @transposed_mixed(%x: tensor<128x768xf64>, %w: tensor<512x768xf32>) -> tensor<128x512xf64> {
   %wt = tt.transpose %w [1, 0] : tensor<512x768xf32> -> tensor<768x512xf32>
   %wc = tt.cast %wt to f64 : tensor<768x512xf32> -> tensor<768x512xf64>
