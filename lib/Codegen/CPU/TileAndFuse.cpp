@@ -43,10 +43,10 @@ namespace {
 /// Marks the scf.for loops of register tiles, to be peeled.
 constexpr llvm::StringLiteral kPeelMarker = "tt.peel";
 
-/// Rows of a strip of a transposed B that is packed converted, transposed
-/// and converted at a time: the transposed rows stay in L1 until they are
-/// converted (a whole strip, [384 x 32] f32 for GPT-2's logits, went
-/// through L2 in between).
+/// How many rows of a strip a transposed B that is packed converted (f64 @
+/// f32.T) transposes and then converts at a time: a chunk of [16 x nr] f32
+/// is still in L1 when it is converted (a whole transposed strip, [384 x
+/// 32] f32 for GPT-2's logits at kc = 384, had gone through L2).
 constexpr int64_t kTransposeChunk = 16;
 
 /// The level-1 tiles of a root: its own, or for an elementwise op that
