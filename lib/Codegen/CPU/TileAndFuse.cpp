@@ -865,7 +865,7 @@ struct CPUTileAndFusePass
       return tensor::InsertSliceOp::create(b, loc, copy->getResult(0), packed,
                                            offsets, sizes, unitStrides);
     };
-    Value rows = getValueOrCreateConstantIndexOp(rewriter, loc, depth);
+    Value depthIndex = getValueOrCreateConstantIndexOp(rewriter, loc, depth);
     std::optional<int64_t> staticDepth = getConstantIntValue(depth);
     // for k in rows, step `chunk`: copy rows [k, k + chunk) of the strip
     // `j` (the last chunk may be shorter, then peeled).
@@ -873,7 +873,7 @@ struct CPUTileAndFusePass
                          int64_t chunk) {
       Value step = arith::ConstantIndexOp::create(b, loc, chunk);
       auto loop = scf::ForOp::create(
-          b, loc, zero, rows, step, ValueRange{packed},
+          b, loc, zero, depthIndex, step, ValueRange{packed},
           [&](OpBuilder &b, Location loc, Value k, ValueRange iterArgs) {
             AffineMap upToChunk = AffineMap::get(
                 2, 0, {getAffineConstantExpr(chunk, ctx), d1 - d0}, ctx);
@@ -881,7 +881,7 @@ struct CPUTileAndFusePass
                 staticDepth && *staticDepth % chunk == 0
                     ? OpFoldResult(b.getIndexAttr(chunk))
                     : affine::makeComposedFoldedAffineMin(b, loc, upToChunk,
-                                                          {k, rows});
+                                                          {k, depthIndex});
             scf::YieldOp::create(
                 b, loc, copyStrip(b, loc, iterArgs[0], j, RowRange{k, count}));
           });
@@ -910,7 +910,7 @@ struct CPUTileAndFusePass
                        elementType != type.getElementType() ? kTransposeChunk
                                                             : 0);
     auto loop = scf::ForOp::create(
-        rewriter, loc, zero, rows, one, ValueRange{empty},
+        rewriter, loc, zero, depthIndex, one, ValueRange{empty},
         [&](OpBuilder &b, Location loc, Value k, ValueRange iterArgs) {
           scf::YieldOp::create(b, loc,
                                stripLoop(b, loc, iterArgs[0],
