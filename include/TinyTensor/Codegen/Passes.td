@@ -218,7 +218,12 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
        2: a strip is larger than L1); the loops between a strip and its
        register tiles need constant lower bounds and steps and a constant
        bound on their upper bounds (those of a partial column block's
-       strips only have the bound) (`prefetch`).
+       strips only have the bound) (`prefetch`). And in a matmul with
+       fewer than 512 rows, the copy that packs a plain B (neither
+       transposed nor converted) whose rows are a page (4 KiB) or more
+       apart, each on a page of its own where the hardware prefetchers do
+       not follow, prefetches into L1 the block's row 4 ahead of the one
+       it copies, every cache line of it (`prefetch`).
 
     `vector-bits=0` (the default) asks the host CPU for its vector width
     (512 with AVX-512, 256 with AVX2, else 128). `l2-kib=0` (the default)
@@ -251,8 +256,10 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
            "last) instead of along the windows">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "Dot-product kernels whose B is a function argument prefetch "
-           "the rows of B that the next register tile reads, and matmuls "
-           "that read B packed whole the next strip">,
+           "the rows of B that the next register tile reads, matmuls "
+           "that read B packed whole the next strip, and the packing of "
+           "a B argument whose rows are a page or more apart the rows it "
+           "copies next (matmuls with fewer than 512 rows)">,
     Option<"prepack", "prepack", "bool", /*default=*/"true",
            "Matmuls read B's panels from a copy of all of B packed whole "
            "when --tt-cpu-prepack-constants made one (`tt.packed`), "

@@ -111,9 +111,11 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "prefetch",
       llvm::cl::desc("Dot-product kernels (x @ w.T with few rows) prefetch "
                      "the rows of w that the next register tile reads, when "
-                     "w is a function argument, and matmuls that read w "
-                     "packed whole (prepack) the next strip (when "
-                     "tile=true)"),
+                     "w is a function argument, matmuls that read w "
+                     "packed whole (prepack) the next strip, and the "
+                     "packing of an argument w whose rows are a page or "
+                     "more apart the rows it copies next (matmuls with "
+                     "fewer than 512 rows; when tile=true)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> windowVectors{
       *this, "window-vectors",

@@ -410,6 +410,12 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   config.packRhsLevel = 0;
   config.packLevel = 1;
   config.packColumns = reg[dims.n];
+  // Below kTallMatmulRows rows the packing of B weighs on a matmul, and B
+  // is read once per call: on a 2-core Xeon (AMX, 2 MiB L2), f32 x @ w
+  // with w [768 x 3072] from memory, 16 rows 0.726 -> 0.642 ms, 64 rows
+  // 1.204 -> 1.121, 128 1.95 -> 1.87, 256 3.30 -> 3.21; square 1024^3 and
+  // 2048^3 (B in cache) were 1% slower with it.
+  config.prefetchPackedRows = m < kTallMatmulRows;
   return config;
 }
 

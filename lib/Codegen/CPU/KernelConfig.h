@@ -70,6 +70,12 @@ struct KernelConfig {
   /// the packed panel is B transposed back to [kc x nc], so the register
   /// tiles are those of a plain matmul.
   bool packTransposed = false;
+  /// With packRhsLevel and a plain B (not transposed, not converted): the
+  /// copy prefetches the rows of B it copies next, when B is a function
+  /// argument whose rows are a page or more apart (--tt-cpu-tile-and-fuse
+  /// with `prefetch`). Set for matmuls with few rows, whose time the
+  /// packing of B weighs on.
+  bool prefetchPackedRows = false;
   /// DotProducts only: after the loop tiles, the reduction loop is split
   /// into chunks of this many elements whose lanes accumulate separately
   /// (partial reduction tiling; one vector register per accumulator).

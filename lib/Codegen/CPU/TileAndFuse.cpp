@@ -49,6 +49,12 @@ constexpr llvm::StringLiteral kPeelMarker = "tt.peel";
 /// 32] f32 for GPT-2's logits at kc = 384, had gone through L2).
 constexpr int64_t kTransposeChunk = 16;
 
+/// How many rows ahead of the one it copies the packing of a plain B
+/// (a function argument) prefetches B's rows.
+constexpr int64_t kPackPrefetchRows = 4;
+/// The page size the hardware prefetchers stop at.
+constexpr int64_t kPageBytes = 4096;
+
 /// The level-1 tiles of a root: its own, or for an elementwise op that
 /// consumes a matmul through an identity map (a bias or activation
 /// epilogue), the matmul's blocks, so that the matmul fuses into them.
@@ -955,8 +961,104 @@ struct CPUTileAndFusePass
     if (Value block = wholePackedBlock(rewriter, op, config))
       return block;
     rewriter.setInsertionPoint(op);
-    return packStrips(rewriter, op.getLoc(), rhs, rhsLayout(op, config),
-                      packedElementType(op), copies);
+    Value packed = packStrips(rewriter, op.getLoc(), rhs,
+                              rhsLayout(op, config), packedElementType(op),
+                              copies);
+    if (prefetch && config.prefetchPackedRows && !config.packTransposed &&
+        packedElementType(op) == getElementTypeOrSelf(rhs))
+      if (auto rows = packed.getDefiningOp<scf::ForOp>())
+        prefetchPackedRows(rewriter, rhs, rows);
+    return packed;
+  }
+
+  /// The packing of a plain B copies its block a row at a time, each row a
+  /// few cache lines of B (256 f32 columns: 1 KiB). When B's rows are a
+  /// page or more apart every row is on another page, where the hardware
+  /// prefetchers do not follow, and the copy waits on memory row after row.
+  /// Then, for B a function argument (read from memory; anything computed
+  /// is in cache anyway), each iteration of the row loop `rows` prefetches
+  /// the block's row kPackPrefetchRows ahead (clamped to B's last), into L1
+  /// (prefetcht0; prefetcht1, into L2, gained about half as much).
+  /// Converting copies (f32 weights packed as f64) measured level with it:
+  /// their stores of twice the bytes bound them, not the loads.
+  static void prefetchPackedRows(RewriterBase &rewriter, Value block,
+                                 scf::ForOp rows) {
+    auto type = cast<RankedTensorType>(block.getType());
+    int64_t rank = type.getRank(), columns = type.getDimSize(rank - 1);
+    // A partial block (the last of a row): lines up to its bound, clamped
+    // to B's last column.
+    bool partial = ShapedType::isDynamic(columns);
+    if (partial) {
+      auto slice = block.getDefiningOp<tensor::ExtractSliceOp>();
+      Value size =
+          slice ? dyn_cast<Value>(slice.getMixedSizes().back()) : Value();
+      std::optional<int64_t> bound =
+          size ? constantUpperBound(size) : std::nullopt;
+      if (!bound)
+        return;
+      columns = *bound;
+    }
+    Location loc = rows.getLoc();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(rows);
+    // The block's offsets in the argument it is a slice of.
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    AffineExpr s0, s1;
+    bindSymbols(rewriter.getContext(), s0, s1);
+    Value b = block;
+    while (auto slice = b.getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (!slice.hasUnitStride() || slice.getSourceType().getRank() != rank)
+        return;
+      for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets()))
+        offsets[d] = affine::makeComposedFoldedAffineApply(
+            rewriter, loc, s0 + s1, {offsets[d], offset});
+      b = slice.getSource();
+    }
+    auto func = rows->getParentOfType<func::FuncOp>();
+    auto arg = dyn_cast<BlockArgument>(b);
+    if (!func || !arg || arg.getOwner() != &func.getBody().front())
+      return;
+    // Rows less than a page apart: the hardware prefetchers follow them.
+    int64_t rowElements =
+        cast<RankedTensorType>(arg.getType()).getShape().back();
+    if (ShapedType::isDynamic(rowElements) ||
+        rowElements * type.getElementTypeBitWidth() / 8 < kPageBytes)
+      return;
+    SmallVector<Value> indices;
+    for (OpFoldResult offset : offsets)
+      indices.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, loc, offset));
+    Value buffer;
+    {
+      OpBuilder::InsertionGuard atEntry(rewriter);
+      rewriter.setInsertionPointToStart(&func.getBody().front());
+      buffer = readOnlyBuffer(rewriter, loc, arg);
+    }
+    Value last = arith::SubIOp::create(
+        rewriter, loc, memref::DimOp::create(rewriter, loc, buffer, rank - 2),
+        arith::ConstantIndexOp::create(rewriter, loc, 1));
+    int64_t lineElements = 512 / type.getElementTypeBitWidth();
+
+    rewriter.setInsertionPointToStart(rows.getBody());
+    Value ahead = arith::AddIOp::create(
+        rewriter, loc, indices[rank - 2],
+        arith::AddIOp::create(
+            rewriter, loc, rows.getInductionVar(),
+            arith::ConstantIndexOp::create(rewriter, loc, kPackPrefetchRows)));
+    indices[rank - 2] = arith::MinSIOp::create(rewriter, loc, ahead, last);
+    Value firstColumn = indices[rank - 1];
+    for (int64_t c = 0; c < columns; c += lineElements) {
+      indices[rank - 1] = arith::AddIOp::create(
+          rewriter, loc, firstColumn,
+          arith::ConstantIndexOp::create(rewriter, loc, c));
+      if (partial)
+        indices[rank - 1] = arith::MinSIOp::create(
+            rewriter, loc, indices[rank - 1],
+            arith::ConstantIndexOp::create(rewriter, loc, rowElements - 1));
+      memref::PrefetchOp::create(rewriter, loc, buffer, indices,
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
   }
 
   /// True if `offset` is provably a multiple of `width`: a constant, or
