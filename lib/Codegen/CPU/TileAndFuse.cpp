@@ -978,7 +978,8 @@ struct CPUTileAndFusePass
   /// Then, for B a function argument (read from memory; anything computed
   /// is in cache anyway), each iteration of the row loop `rows` prefetches
   /// the block's row kPackPrefetchRows ahead (clamped to B's last), into L1
-  /// (prefetcht0; prefetcht1, into L2, gained about half as much).
+  /// (prefetcht0; prefetcht1, into L2, gained less: 64 x 768 @ 768 x 2304
+  /// f32 3% faster against 8%).
   /// Converting copies (f32 weights packed as f64) measured level with it:
   /// their stores of twice the bytes bound them, not the loads.
   static void prefetchPackedRows(RewriterBase &rewriter, Value block,
