@@ -447,6 +447,40 @@ struct CPUTileAndFusePass
     }
   }
 
+  /// A slice of a function argument: the argument, and the slice's
+  /// offsets in it.
+  struct ArgumentSlice {
+    BlockArgument arg;
+    SmallVector<OpFoldResult> offsets;
+  };
+
+  /// `value` as a slice of an argument of its function, through
+  /// unit-stride tensor.extract_slice ops of its rank, with their offsets
+  /// summed (affine.apply ops at the rewriter's insertion point); none when
+  /// it is not one (a computed tensor: in cache anyway, nothing to
+  /// prefetch).
+  static std::optional<ArgumentSlice>
+  sliceOfArgument(RewriterBase &rewriter, Location loc, Value value) {
+    int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+    ArgumentSlice result;
+    result.offsets.assign(rank, rewriter.getIndexAttr(0));
+    AffineExpr s0, s1;
+    bindSymbols(rewriter.getContext(), s0, s1);
+    while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (!slice.hasUnitStride() || slice.getSourceType().getRank() != rank)
+        return std::nullopt;
+      for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets()))
+        result.offsets[d] = affine::makeComposedFoldedAffineApply(
+            rewriter, loc, s0 + s1, {result.offsets[d], offset});
+      value = slice.getSource();
+    }
+    result.arg = dyn_cast<BlockArgument>(value);
+    if (!result.arg || !result.arg.getOwner()->isEntryBlock() ||
+        !isa<func::FuncOp>(result.arg.getOwner()->getParentOp()))
+      return std::nullopt;
+    return result;
+  }
+
   /// Where a dot-products register tile prefetches B: rows of B's buffer
   /// (indices of every dimension but the reduction's), and the offset of
   /// the tile's reduction range in it.
@@ -484,21 +518,12 @@ struct CPUTileAndFusePass
       return std::nullopt;
     Location loc = tile.getLoc();
     rewriter.setInsertionPoint(tile);
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    std::optional<ArgumentSlice> source = sliceOfArgument(rewriter, loc, b);
+    if (!source)
+      return std::nullopt;
+    ArrayRef<OpFoldResult> offsets = source->offsets;
     AffineExpr s0, s1;
     bindSymbols(rewriter.getContext(), s0, s1);
-    while (auto slice = b.getDefiningOp<tensor::ExtractSliceOp>()) {
-      if (!slice.hasUnitStride() || slice.getSourceType().getRank() != rank)
-        return std::nullopt;
-      for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets()))
-        offsets[d] = affine::makeComposedFoldedAffineApply(
-            rewriter, loc, s0 + s1, {offsets[d], offset});
-      b = slice.getSource();
-    }
-    auto func = tile->getParentOfType<func::FuncOp>();
-    auto arg = dyn_cast<BlockArgument>(b);
-    if (!arg || arg.getOwner() != &func.getBody().front())
-      return std::nullopt;
 
     // The row tiles of the column tile: the tile's rows of A within its
     // source (the rows of the block), in tiles of mr.
@@ -516,9 +541,9 @@ struct CPUTileAndFusePass
     int64_t perTile = llvm::divideCeil(nr, rowTiles);
 
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(&func.getBody().front());
+    rewriter.setInsertionPointToStart(source->arg.getOwner());
     RowPrefetch result;
-    result.buffer = readOnlyBuffer(rewriter, loc, arg);
+    result.buffer = readOnlyBuffer(rewriter, loc, source->arg);
     result.kDim = kDim;
     rewriter.setInsertionPoint(tile);
     Value last = arith::SubIOp::create(
@@ -1002,38 +1027,25 @@ struct CPUTileAndFusePass
     Location loc = rows.getLoc();
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(rows);
-    // The block's offsets in the argument it is a slice of.
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    AffineExpr s0, s1;
-    bindSymbols(rewriter.getContext(), s0, s1);
-    Value b = block;
-    while (auto slice = b.getDefiningOp<tensor::ExtractSliceOp>()) {
-      if (!slice.hasUnitStride() || slice.getSourceType().getRank() != rank)
-        return;
-      for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets()))
-        offsets[d] = affine::makeComposedFoldedAffineApply(
-            rewriter, loc, s0 + s1, {offsets[d], offset});
-      b = slice.getSource();
-    }
-    auto func = rows->getParentOfType<func::FuncOp>();
-    auto arg = dyn_cast<BlockArgument>(b);
-    if (!func || !arg || arg.getOwner() != &func.getBody().front())
+    std::optional<ArgumentSlice> source =
+        sliceOfArgument(rewriter, loc, block);
+    if (!source)
       return;
     // Rows less than a page apart: the hardware prefetchers follow them.
     int64_t rowElements =
-        cast<RankedTensorType>(arg.getType()).getShape().back();
+        cast<RankedTensorType>(source->arg.getType()).getShape().back();
     if (ShapedType::isDynamic(rowElements) ||
         rowElements * type.getElementTypeBitWidth() / 8 < kPageBytes)
       return;
     SmallVector<Value> indices;
-    for (OpFoldResult offset : offsets)
+    for (OpFoldResult offset : source->offsets)
       indices.push_back(
           getValueOrCreateConstantIndexOp(rewriter, loc, offset));
     Value buffer;
     {
       OpBuilder::InsertionGuard atEntry(rewriter);
-      rewriter.setInsertionPointToStart(&func.getBody().front());
-      buffer = readOnlyBuffer(rewriter, loc, arg);
+      rewriter.setInsertionPointToStart(source->arg.getOwner());
+      buffer = readOnlyBuffer(rewriter, loc, source->arg);
     }
     Value last = arith::SubIOp::create(
         rewriter, loc, memref::DimOp::create(rewriter, loc, buffer, rank - 2),
