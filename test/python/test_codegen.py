@@ -46,12 +46,12 @@ MATMUL_SHAPES = [
     # a partial row block and a partial column block; K = 1100 in one
     # block of 1100 (2 MiB L2) or 1024 and a remainder of 76.
     ((517, 1100), (1100, 193)),
-    # B's rows a page or more apart (6 KiB, 4 KiB + 4 bytes): the packing
-    # prefetches rows 4 ahead, clamped to B's last (K = 3), in full and
-    # partial column blocks, and in a batch of B matrices.
-    ((17, 3), (3, 1500)),
-    ((64, 1023), (1023, 1025)),
-    ((3, 16, 64), (3, 64, 1100)),
+    # B's rows more than 8 KiB apart (in f32 too): the packing prefetches
+    # rows 4 ahead, clamped to B's last (K = 3), in full and partial
+    # column blocks, and in a batch of B matrices.
+    ((17, 3), (3, 2500)),
+    ((64, 1023), (1023, 2100)),
+    ((3, 16, 64), (3, 64, 2200)),
 ]
 
 

@@ -220,10 +220,10 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
        bound on their upper bounds (those of a partial column block's
        strips only have the bound) (`prefetch`). And in a matmul with
        fewer than 512 rows, the copy that packs a plain B (neither
-       transposed nor converted) whose rows are a page (4 KiB) or more
-       apart, each on a page of its own where the hardware prefetchers do
-       not follow, prefetches into L1 the block's row 4 ahead of the one
-       it copies, every cache line of it (`prefetch`).
+       transposed nor converted) whose rows are more than 8 KiB apart,
+       which the hardware prefetchers did not follow where measured,
+       prefetches into L1 the block's row 4 ahead of the one it copies,
+       every cache line of it (`prefetch`).
 
     `vector-bits=0` (the default) asks the host CPU for its vector width
     (512 with AVX-512, 256 with AVX2, else 128). `l2-kib=0` (the default)
@@ -258,7 +258,7 @@ def TTCPUTileAndFuse : Pass<"tt-cpu-tile-and-fuse", "func::FuncOp"> {
            "Dot-product kernels whose B is a function argument prefetch "
            "the rows of B that the next register tile reads, matmuls "
            "that read B packed whole the next strip, and the packing of "
-           "a B argument whose rows are a page or more apart the rows it "
+           "a B argument whose rows are more than 8 KiB apart the rows it "
            "copies next (matmuls with fewer than 512 rows)">,
     Option<"prepack", "prepack", "bool", /*default=*/"true",
            "Matmuls read B's panels from a copy of all of B packed whole "

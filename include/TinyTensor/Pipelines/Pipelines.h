@@ -113,8 +113,8 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "the rows of w that the next register tile reads, when "
                      "w is a function argument, matmuls that read w "
                      "packed whole (prepack) the next strip, and the "
-                     "packing of an argument w whose rows are a page or "
-                     "more apart the rows it copies next (matmuls with "
+                     "packing of an argument w whose rows are more than "
+                     "8 KiB apart the rows it copies next (matmuls with "
                      "fewer than 512 rows; when tile=true)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> windowVectors{

@@ -72,7 +72,7 @@ struct KernelConfig {
   bool packTransposed = false;
   /// With packRhsLevel and a plain B (not transposed, not converted): the
   /// copy prefetches the rows of B it copies next, when B is a function
-  /// argument whose rows are a page or more apart (--tt-cpu-tile-and-fuse
+  /// argument whose rows are more than 8 KiB apart (--tt-cpu-tile-and-fuse
   /// with `prefetch`). Set for matmuls with few rows, whose time the
   /// packing of B weighs on.
   bool prefetchPackedRows = false;

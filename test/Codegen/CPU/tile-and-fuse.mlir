@@ -475,15 +475,15 @@ func.func @dynamic_rows_few_columns(%a: tensor<?x256xf32>, %b: tensor<256x10xf32
 
 // -----
 
-// Packing a plain B whose rows are a page or more apart (8 KiB here): each
-// row of the block is on another page, so each iteration of the packing's
-// row loop prefetches the block's row 4 ahead (at most B's last, 767), all
-// 16 cache lines of its 256 columns. Not when B's rows are closer than a
-// page (3 KiB), not when the copy converts (f64 x f32), not with 512 rows
-// or more, and not with prefetch=false.
+// Packing a plain B whose rows are more than 8 KiB apart (12 KiB here),
+// where the hardware prefetchers do not follow: each iteration of the
+// packing's row loop prefetches the block's row 4 ahead (at most B's last,
+// 767), all 16 cache lines of its 256 columns. Not when B's rows are 8 KiB
+// apart or closer, not when the copy converts (f64 x f32), not with 512
+// rows or more, and not with prefetch=false.
 // CHECK-LABEL: func.func @pack_prefetch
 // CHECK:         %[[W:.*]] = bufferization.to_buffer %arg1 read_only
-// CHECK:         scf.forall (%[[J:.*]]) = (0) to (2048) step (256)
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (3072) step (256)
 // CHECK:           scf.for %[[KB:.*]] = %c0 to %c768 step %c384
 // CHECK:             scf.for %[[K:.*]] = %c0 to %c384 step %c1
 // CHECK-NEXT:          %[[NEXT:.*]] = arith.addi %[[K]], %c4
@@ -499,7 +499,7 @@ func.func @dynamic_rows_few_columns(%a: tensor<?x256xf32>, %b: tensor<256x10xf32
 // CHECK:         scf.forall
 // CHECK:           %[[FIRST:.*]] = arith.minsi %{{.*}}, %c2099
 // CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[FIRST]]], read, locality<3>, data
-// CHECK-LABEL: func.func @pack_short_rows
+// CHECK-LABEL: func.func @pack_near_rows
 // CHECK-NOT:     memref.prefetch
 // CHECK:         linalg.copy
 // CHECK-LABEL: func.func @pack_converted
@@ -511,24 +511,24 @@ func.func @dynamic_rows_few_columns(%a: tensor<?x256xf32>, %b: tensor<256x10xf32
 // NOPREFETCH-LABEL: func.func @pack_prefetch
 // NOPREFETCH-NOT:     memref.prefetch
 // NOPREFETCH:         linalg.copy
-func.func @pack_prefetch(%x: tensor<64x768xf32>, %w: tensor<768x2048xf32>) -> tensor<64x2048xf32> {
-  %0 = tt.matmul %x, %w : (tensor<64x768xf32>, tensor<768x2048xf32>) -> tensor<64x2048xf32>
-  return %0 : tensor<64x2048xf32>
+func.func @pack_prefetch(%x: tensor<64x768xf32>, %w: tensor<768x3072xf32>) -> tensor<64x3072xf32> {
+  %0 = tt.matmul %x, %w : (tensor<64x768xf32>, tensor<768x3072xf32>) -> tensor<64x3072xf32>
+  return %0 : tensor<64x3072xf32>
 }
 func.func @pack_prefetch_partial(%x: tensor<64x768xf32>, %w: tensor<768x2100xf32>) -> tensor<64x2100xf32> {
   %0 = tt.matmul %x, %w : (tensor<64x768xf32>, tensor<768x2100xf32>) -> tensor<64x2100xf32>
   return %0 : tensor<64x2100xf32>
 }
-func.func @pack_short_rows(%x: tensor<64x768xf32>, %w: tensor<768x768xf32>) -> tensor<64x768xf32> {
-  %0 = tt.matmul %x, %w : (tensor<64x768xf32>, tensor<768x768xf32>) -> tensor<64x768xf32>
-  return %0 : tensor<64x768xf32>
+func.func @pack_near_rows(%x: tensor<64x768xf32>, %w: tensor<768x2048xf32>) -> tensor<64x2048xf32> {
+  %0 = tt.matmul %x, %w : (tensor<64x768xf32>, tensor<768x2048xf32>) -> tensor<64x2048xf32>
+  return %0 : tensor<64x2048xf32>
 }
-func.func @pack_converted(%x: tensor<64x768xf64>, %w: tensor<768x2048xf32>) -> tensor<64x2048xf64> {
-  %wc = tt.cast %w to f64 : tensor<768x2048xf32> -> tensor<768x2048xf64>
-  %0 = tt.matmul %x, %wc : (tensor<64x768xf64>, tensor<768x2048xf64>) -> tensor<64x2048xf64>
-  return %0 : tensor<64x2048xf64>
+func.func @pack_converted(%x: tensor<64x768xf64>, %w: tensor<768x3072xf32>) -> tensor<64x3072xf64> {
+  %wc = tt.cast %w to f64 : tensor<768x3072xf32> -> tensor<768x3072xf64>
+  %0 = tt.matmul %x, %wc : (tensor<64x768xf64>, tensor<768x3072xf64>) -> tensor<64x3072xf64>
+  return %0 : tensor<64x3072xf64>
 }
-func.func @pack_tall(%x: tensor<512x768xf32>, %w: tensor<768x2048xf32>) -> tensor<512x2048xf32> {
-  %0 = tt.matmul %x, %w : (tensor<512x768xf32>, tensor<768x2048xf32>) -> tensor<512x2048xf32>
-  return %0 : tensor<512x2048xf32>
+func.func @pack_tall(%x: tensor<512x768xf32>, %w: tensor<768x3072xf32>) -> tensor<512x3072xf32> {
+  %0 = tt.matmul %x, %w : (tensor<512x768xf32>, tensor<768x3072xf32>) -> tensor<512x3072xf32>
+  return %0 : tensor<512x3072xf32>
 }
