@@ -10,6 +10,7 @@
 #include "TTJit.h"
 #include "TinyTensor-c/Dialects.h"
 #include "TinyTensor/AOT/AOT.h"
+#include "TinyTensor/Support/PassFailures.h"
 
 #include "mlir-c/IR.h"
 #include "mlir/Bindings/Python/Nanobind.h"
@@ -90,24 +91,20 @@ private:
 /// Runs `pipeline` (the passes of a module pass manager, e.g.
 /// "tt-optimize,cse") on `module`, without the GIL.
 /// Returns [(pass argument, seconds)]. A pipeline that does not parse is a
-/// ValueError; a failing pass a RuntimeError carrying the diagnostics.
+/// ValueError; a failing pass a RuntimeError that names the pass and the op
+/// it failed on, then carries the diagnostics (tt::FailedPassReporter
+/// supplies one if the pass emitted none).
 std::vector<std::pair<std::string, double>>
 runPipeline(MlirModule module, const std::string &pipeline) {
   mlir::ModuleOp op = unwrap(module);
   mlir::MLIRContext *context = op->getContext();
-  mlir::PassManager pm(context, mlir::ModuleOp::getOperationName());
-  std::string parseErrors;
-  llvm::raw_string_ostream parseStream(parseErrors);
-  if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, parseStream)))
-    throw nb::value_error(parseErrors.c_str());
-  auto times = std::make_unique<PassTimes>();
-  PassTimes *timesPtr = times.get();
-  pm.addInstrumentation(std::move(times));
-
   std::string diagnostics;
   std::mutex diagMutex;
   mlir::LogicalResult result = mlir::failure();
+  std::string failedPass;
   {
+    // The collector first: the reporter's handler, registered after it,
+    // counts each error before passing it on.
     mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &diag) {
       std::lock_guard<std::mutex> lock(diagMutex);
       llvm::raw_string_ostream os(diagnostics);
@@ -131,15 +128,31 @@ runPipeline(MlirModule module, const std::string &pipeline) {
         os << "  " << note.getLocation() << ": note: " << note << "\n";
       return mlir::success();
     });
-    nb::gil_scoped_release release;
-    result = pm.run(op);
+    mlir::PassManager pm(context, mlir::ModuleOp::getOperationName());
+    std::string parseErrors;
+    llvm::raw_string_ostream parseStream(parseErrors);
+    if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, parseStream)))
+      throw nb::value_error(parseErrors.c_str());
+    auto times = std::make_unique<PassTimes>();
+    PassTimes *timesPtr = times.get();
+    pm.addInstrumentation(std::move(times));
+    auto reporter = std::make_unique<mlir::tt::FailedPassReporter>(context);
+    mlir::tt::FailedPassReporter *reporterPtr = reporter.get();
+    pm.addInstrumentation(std::move(reporter));
+    {
+      nb::gil_scoped_release release;
+      result = pm.run(op);
+    }
+    if (mlir::succeeded(result))
+      return timesPtr->times;
+    failedPass = reporterPtr->failure();
   }
-  if (mlir::failed(result)) {
-    if (diagnostics.empty())
-      diagnostics = "a pass failed without a diagnostic";
-    throw std::runtime_error(diagnostics);
-  }
-  return timesPtr->times;
+  if (diagnostics.empty())
+    diagnostics = "no diagnostic was emitted\n";
+  throw std::runtime_error((failedPass.empty()
+                                ? std::string("the pass manager failed")
+                                : failedPass + " failed") +
+                           ":\n" + diagnostics);
 }
 
 /// Calls a compiled function through its packed C interface

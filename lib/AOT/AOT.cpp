@@ -1,6 +1,7 @@
 //===- AOT.cpp - Ahead-of-time compilation to shared libraries ------------===//
 
 #include "TinyTensor/AOT/AOT.h"
+#include "TinyTensor/Support/PassFailures.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -427,8 +428,15 @@ bool tt::exportSharedLibrary(ModuleOp module, const AOTOptions &options,
       error = "invalid pipeline '" + pipeline + "': " + parseError;
       return false;
     }
+    auto reporter =
+        std::make_unique<tt::FailedPassReporter>(module.getContext());
+    tt::FailedPassReporter *failures = reporter.get();
+    pm.addInstrumentation(std::move(reporter));
     if (failed(pm.run(module))) {
-      error = "compilation failed:\n" + diagnostics;
+      std::string failedPass = failures->failure();
+      error = "compilation failed" +
+              (failedPass.empty() ? std::string() : " in " + failedPass) +
+              ":\n" + diagnostics;
       return false;
     }
   }

@@ -3,8 +3,10 @@
 The pipelines are built in C++ (lib/Pipelines) and registered with MLIR's
 pass registry, so this runs exactly what `tiny-opt --tt-optimize` and
 `tiny-opt --tt-lower-to-llvm` run. Pipelines run without the GIL and report
-the time of every pass. When one fails, its input is written to a file and
-the error shows the `tiny-opt` command that reproduces the failure.
+the time of every pass. When one fails, the error names the pass that failed
+and the op it failed on (a pass that fails without a diagnostic is reported
+as such), its input is written to a file and the error shows the `tiny-opt`
+command that reproduces the failure.
 """
 
 from __future__ import annotations
@@ -78,8 +80,9 @@ def run_pipeline(module: ir.Module, pipeline: str,
         where = (f"\nreproduce with: tiny-opt {path} "
                  f"--pass-pipeline='{anchored}'"
                  if path else "")
+        # str(e): "pass 'NAME' on OP failed:" and the diagnostics.
         raise CompilationError(
-            f"pipeline '{pipeline}' failed:\n{str(e).rstrip()}{where}",
+            f"pipeline '{pipeline}': {str(e).rstrip()}{where}",
             path) from None
     if timings is not None:
         for name, seconds in times:

@@ -403,6 +403,10 @@ def test_compiler_failure_writes_a_reproducer(tmp_path, monkeypatch):
             compiler.run_pipeline(module, "tt-lower-to-llvm{optimize=false}")
     message = str(info.value)
     assert "tiny-opt" in message and "tt.exp" in message
+    # The failing pass and the op it ran on are named, not only the pipeline.
+    assert message.startswith("pipeline 'tt-lower-to-llvm{optimize=false}': "
+                              "pass 'one-shot-bufferize' on builtin.module "
+                              "failed:"), message
     path = info.value.reproducer
     assert path and os.path.dirname(path) == str(tmp_path)
     assert "tt.exp" in open(path).read()
@@ -414,6 +418,34 @@ def test_compiler_failure_writes_a_reproducer(tmp_path, monkeypatch):
             capture_output=True, text=True)
         assert run.returncode != 0  # the command reproduces the failure
         assert "tt.exp" in run.stderr
+
+
+def test_a_pass_that_fails_without_a_diagnostic_is_reported(tmp_path,
+                                                             monkeypatch):
+    # Upstream's canonicalizer with test-convergence fails without a word
+    # when it has not converged (here: after its single allowed sweep
+    # changed something); the error still names the pass and says so.
+    from tinytensor import compiler
+    from tinytensor._mlir import ir, new_context
+
+    monkeypatch.setattr(compiler, "REPRODUCER_DIR", str(tmp_path))
+    with new_context():
+        module = ir.Module.parse(
+            "func.func @fold(%a: i32) -> i32 {\n"
+            "  %c1 = arith.constant 1 : i32\n"
+            "  %c2 = arith.constant 2 : i32\n"
+            "  %s = arith.addi %c1, %c2 : i32\n"
+            "  %r = arith.addi %a, %s : i32\n"
+            "  return %r : i32\n"
+            "}")
+        pipeline = ("func.func(canonicalize{test-convergence=true "
+                    "max-iterations=1})")
+        with pytest.raises(compiler.CompilationError) as info:
+            compiler.run_pipeline(module, pipeline)
+    message = str(info.value)
+    assert ("pass 'canonicalize' on func.func @fold failed without an "
+            "error diagnostic") in message, message
+    assert info.value.reproducer and "reproduce with: tiny-opt" in message
 
 
 def test_invalid_pipeline_is_a_value_error():

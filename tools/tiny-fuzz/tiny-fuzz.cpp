@@ -5,8 +5,9 @@
 // inputs naming others are not even parsed), runs one of TinyTensor's
 // pipelines on it. Errors are expected answers to
 // bad input; what the fuzzer looks for is a crash, a sanitizer report, a
-// hang, or a pipeline that succeeds and leaves IR that does not verify
-// (reported with abort()). Built by scripts/fuzz.sh (TT_BUILD_FUZZER=ON).
+// hang, a pipeline that fails without an error diagnostic, or one that
+// succeeds and leaves IR that does not verify (both reported with abort()).
+// Built by scripts/fuzz.sh (TT_BUILD_FUZZER=ON).
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,9 +91,14 @@ bool onlyTTDialects(ModuleOp module) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext context(registry(), MLIRContext::Threading::DISABLED);
-  // Diagnostics are the expected answer to bad input: swallow them.
-  ScopedDiagnosticHandler quiet(&context,
-                                [](Diagnostic &) { return success(); });
+  // Diagnostics are the expected answer to bad input: count the errors and
+  // swallow them.
+  unsigned errors = 0;
+  ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      ++errors;
+    return success();
+  });
   // MLIR's lexer reads up to a terminating NUL, which a std::string has.
   std::string text(reinterpret_cast<const char *>(data), size);
   if (!mentionsOnlyTTDialects(context, text))
@@ -110,7 +116,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     llvm::errs() << "tiny-fuzz: cannot parse " << pipeline << "\n";
     std::abort();
   }
-  if (succeeded(pm.run(*module)) && failed(verify(*module))) {
+  unsigned errorsBefore = errors;
+  if (failed(pm.run(*module))) {
+    if (errors == errorsBefore) {
+      llvm::errs() << "tiny-fuzz: " << pipeline
+                   << " failed without an error diagnostic\n";
+      std::abort();
+    }
+  } else if (failed(verify(*module))) {
     llvm::errs() << "tiny-fuzz: " << pipeline
                  << " succeeded but left IR that does not verify\n";
     std::abort();

@@ -58,7 +58,14 @@ def TTFuseElementwise : Pass<"tt-fuse-elementwise"> {
     with reduction loops reading two or more inputs): folding the
     `[N*OH*OW, C*KH*KW]` reshape of a convolution's im2col matrix into its
     matmul gives a seven-loop contraction the matmul strategy does not
-    tile, and a matmul is fastest as the three loops it is.
+    tile, and a matmul is fastest as the three loops it is. A
+    `collapse_shape` is folded into the elementwise op that reads it
+    whatever its number of uses (nothing is computed twice: the op's other
+    users read a collapse of the expanded result), so that a residual
+    stream is expanded in one sweep of the greedy driver rather than one
+    sweep per residual addition; an op is expanded into its
+    `expand_shape` user only when that is its single use (two users
+    expanding it differently would pass it back and forth).
 
     With `collapse-epilogues` (the default), a second phase follows,
     without the expansion patterns: an elementwise op that reads a

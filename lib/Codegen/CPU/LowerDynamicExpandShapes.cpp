@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TinyTensor/Codegen/Passes.h"
+#include "TinyTensor/Support/PassFailures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -75,7 +76,9 @@ struct LowerDynamicExpandShapesPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExpandShapeAsReinterpretCast>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // An expand_shape left behind would crash --expand-strided-metadata.
+    if (failed(tt::applyPatterns(*this, getOperation(), std::move(patterns),
+                                 tt::Convergence::Required)))
       signalPassFailure();
   }
 };

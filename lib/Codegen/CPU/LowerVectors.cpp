@@ -1,6 +1,7 @@
 //===- LowerVectors.cpp - Vector ops to what LLVM maps to the ISA ---------===//
 
 #include "TinyTensor/Codegen/Passes.h"
+#include "TinyTensor/Support/PassFailures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -222,9 +223,8 @@ struct CPULowerVectorsPass
       RewritePatternSet patterns(ctx);
       vector::populateVectorContractLoweringPatterns(
           patterns, vector::VectorContractLowering::Dot);
-      if (!dots.empty() &&
-          failed(applyOpPatternsGreedily(dots, std::move(patterns))))
-        return signalPassFailure();
+      (void)tt::applyOpPatterns(*this, func, dots, std::move(patterns),
+                                tt::Convergence::Optional);
     }
     // Contractions to outer products (a broadcast of one A element times a
     // row of B, accumulated with FMA), masks folded into transfers,
@@ -241,8 +241,8 @@ struct CPULowerVectorsPass
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       // vector<1x64xf32> -> vector<64xf32>: elementwise tiles are one row.
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
-      if (failed(applyPatternsGreedily(func, std::move(patterns))))
-        return signalPassFailure();
+      (void)tt::applyPatterns(*this, func, std::move(patterns),
+                              tt::Convergence::Optional);
     }
     // Elementwise ops on n-D vectors (untiled ops, operand conversions of a
     // contraction) work row by row: LLVM has no n-D vector arithmetic.
@@ -265,8 +265,8 @@ struct CPULowerVectorsPass
       vector::populateVectorUnrollPatterns(patterns, unroll);
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
       vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
-      if (failed(applyPatternsGreedily(func, std::move(patterns))))
-        return signalPassFailure();
+      (void)tt::applyPatterns(*this, func, std::move(patterns),
+                              tt::Convergence::Optional);
     }
     // Transfers of rank 1 (loads and stores, masked at the edges), and the
     // remaining shape manipulations. No canonicalisation patterns here: they
@@ -285,8 +285,8 @@ struct CPULowerVectorsPass
       vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
       patterns.add<MaterializeCreateMask, SelectMaskedReductionLanes>(ctx);
-      if (failed(applyPatternsGreedily(func, std::move(patterns))))
-        return signalPassFailure();
+      (void)tt::applyPatterns(*this, func, std::move(patterns),
+                              tt::Convergence::Optional);
     }
     // f32 sums widened to f64: add slices in f32 first.
     if (f32PartialSums > 1) {

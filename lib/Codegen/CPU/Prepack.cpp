@@ -297,8 +297,12 @@ struct PrepackConstantsPass
           packedArgAttr(&getContext(), argNo, layout,
                         getElementTypeOrSelf(func.getArgument(argNo)))));
       if (failed(func.insertArgument(func.getNumArguments(), packedType, attrs,
-                                     func.getLoc())))
+                                     func.getLoc()))) {
+        func.emitError("tt-cpu-prepack-constants: cannot add the packed "
+                       "argument of argument #")
+            << argNo << " (" << packedType << ")";
         return signalPassFailure();
+      }
       for (func::CallOp call : calls) {
         Value packed = packInCaller(
             table, cast<BlockArgument>(call.getOperand(argNo)), layout);

@@ -3,6 +3,7 @@
 
 #include "KernelConfig.h"
 #include "TinyTensor/Codegen/Passes.h"
+#include "TinyTensor/Support/PassFailures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -66,8 +67,9 @@ struct CPUVectorizePass
       dialect->getCanonicalizationPatterns(patterns);
     for (RegisteredOperationName op : ctx->getRegisteredOperations())
       op.getCanonicalizationPatterns(patterns, ctx);
-    if (failed(applyPatternsGreedily(func, std::move(patterns))))
-      return signalPassFailure();
+    // Canonicalisation: IR left unsimplified is still valid.
+    (void)tt::applyPatterns(*this, func, std::move(patterns),
+                            tt::Convergence::Optional);
 
     // Keep accumulators in registers across reduction loops: hoist
     // loop-invariant transfer_read/transfer_write pairs on iter_args,

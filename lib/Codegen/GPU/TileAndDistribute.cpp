@@ -11,6 +11,7 @@
 #include "../Common/TileAndFuseUtils.h"
 #include "KernelConfig.h"
 #include "TinyTensor/Codegen/Passes.h"
+#include "TinyTensor/Support/PassFailures.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -155,8 +156,9 @@ struct GPUTileAndDistributePass
     // of the whole result in every block.
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorEmptyPatterns(patterns);
-    if (failed(applyPatternsGreedily(func, std::move(patterns))))
-      return signalPassFailure();
+    // A cleanup: empty tensors left unfolded are still valid.
+    (void)tt::applyPatterns(*this, func, std::move(patterns),
+                            tt::Convergence::Optional);
   }
 
   LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
@@ -503,7 +505,9 @@ struct GPUTileAndDistributePass
       return failure();
     auto reduction = dyn_cast<PartialReductionOpInterface>(current);
     if (!reduction)
-      return failure();
+      return current->emitOpError("tt-gpu-tile-and-distribute: a reduction "
+                                  "without PartialReductionOpInterface "
+                                  "cannot be split across threads");
     int64_t k = sizes.back();
     int64_t threads = target.threadsPerBlock;
     while (threads > 32 && threads / 2 >= k)

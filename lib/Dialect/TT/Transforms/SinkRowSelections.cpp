@@ -9,6 +9,7 @@
 
 #include "TinyTensor/Dialect/TT/Passes.h"
 #include "TinyTensor/Dialect/TT/TTOps.h"
+#include "TinyTensor/Support/PassFailures.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -275,8 +276,9 @@ struct SinkRowSelectionsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<SinkRowSelection>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    // Each sinking keeps the program's meaning.
+    (void)tt::applyPatterns(*this, getOperation(), std::move(patterns),
+                            tt::Convergence::Optional);
   }
 };
 
