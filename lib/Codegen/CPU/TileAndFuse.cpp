@@ -1278,21 +1278,30 @@ struct CPUTileAndFusePass
   /// iteration, outermost first (peeling an outer loop clones the inner
   /// ones, which are peeled in turn).
   static void peelLoops(RewriterBase &rewriter, func::FuncOp func) {
-    while (true) {
-      scf::ForOp next;
-      func.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-        if (!loop->hasAttr(kPeelMarker))
-          return WalkResult::advance();
-        next = loop;
-        return WalkResult::interrupt();
+    // Outer loops first, from a worklist: peeling clones a loop's body
+    // into its partial iteration, marked inner loops included, and those
+    // are peeled in turn. (Walking the function again after each peel made
+    // the pass quadratic in the number of loops.)
+    SmallVector<scf::ForOp> worklist;
+    auto collect = [&](Operation *root) {
+      size_t end = worklist.size();
+      root->walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+        if (loop->hasAttr(kPeelMarker))
+          worklist.push_back(loop);
       });
-      if (!next)
-        return;
+      std::reverse(worklist.begin() + end, worklist.end());
+    };
+    collect(func);
+    while (!worklist.empty()) {
+      scf::ForOp next = worklist.pop_back_val();
       next->removeAttr(kPeelMarker);
       scf::ForOp partial;
       rewriter.setInsertionPoint(next);
-      if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, next, partial)))
+      if (succeeded(
+              scf::peelForLoopAndSimplifyBounds(rewriter, next, partial))) {
         partial->removeAttr(kPeelMarker);
+        collect(partial);
+      }
     }
   }
 };
