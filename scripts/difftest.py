@@ -6,6 +6,15 @@
     python scripts/difftest.py --seconds 600 --seed 7 --keep /tmp/failures
     python scripts/difftest.py --dynamic --programs 500
 
+With `--large`, each program is a graph of 1,000 to 10,000 operations
+(`--graph-ops MIN MAX`, drawn log-uniformly) with the op mix of transformer
+and CNN graphs, from scripts/graphgen.py: attention and MLP blocks, norms,
+reshapes and transposes between elementwise ops, reductions, gathers,
+selects, convolutions by slices and matmuls, pooling. Each must compile
+and match NumPy, or fail with a diagnostic; a compiler failure without one
+is a failure of its own kind. One line per program gives its size, dtype
+and compile time (`tt-optimize`, the lowering, LLVM).
+
 With `--dynamic`, each program is compiled once with the leading
 dimension of its inputs dynamic (`?`) and run at three sizes of it
 against NumPy; programs that compile the traced size in are refused with
@@ -414,16 +423,18 @@ def coarsest_eps(prog: Program) -> float:
     return max(eps, default=float(np.finfo(np.float64).eps))
 
 
-def check(fn, arrays, scale=1.0, eps=None) -> Optional[str]:
+def check(fn, arrays, scale=1.0, eps=None, reference=None) -> Optional[str]:
     """None if jit(fn) agrees with NumPy on `arrays`, else why not; `scale`
     is the largest magnitude the program computes, `eps` the rounding unit
-    it computes in (default: each result's)."""
+    it computes in (default: each result's). With `reference` (the NumPy
+    program), `fn` is the compiled code itself."""
     from tinytensor import jit
 
+    numpy_fn = reference or fn
     with np.errstate(all="ignore"):
-        expected = fn(*arrays)
-        truth = fn(*as_float64(arrays))
-    got = jit(fn)(*arrays)
+        expected = numpy_fn(*arrays)
+        truth = numpy_fn(*as_float64(arrays))
+    got = fn(*arrays) if reference else jit(fn)(*arrays)
     for i, (g, e, t) in enumerate(zip(got, expected, truth)):
         g, e, t = np.asarray(g), np.asarray(e), np.asarray(t)
         if g.shape != e.shape or g.dtype != e.dtype:
@@ -567,6 +578,56 @@ def failures(seeds, max_ops: int = 8) -> List[str]:
     return found
 
 
+def draw_large(seed: int, min_ops: int, max_ops: int):
+    """The large program of `seed` (scripts/graphgen.py), with a size drawn
+    log-uniformly from [min_ops, max_ops]: its source, function, inputs,
+    the largest magnitude it computes, its rounding unit and its size."""
+    import graphgen
+
+    rng = np.random.default_rng(seed)
+    size = int(np.exp(rng.uniform(np.log(min_ops), np.log(max_ops))))
+    prog = graphgen.draw_graph(seed, size)
+    source = prog.source()
+    arrays = prog.arrays(rng)
+    scale = largest_magnitude(compile_source(prog.source(every_value=True)),
+                              arrays)
+    eps = float(np.finfo(prog.inputs[1].dtype).eps)
+    return source, compile_source(source), arrays, scale, eps, prog.ops
+
+
+def run_large(seed: int, min_ops: int = 1000, max_ops: int = 10000):
+    """Compiles and checks the large program of `seed`. Returns its source,
+    a summary line and the problem found (None if it compiled and matched
+    NumPy). A compiler failure is a problem; one without a diagnostic says
+    so first."""
+    from tinytensor import compiler, jit
+
+    source, fn, arrays, scale, eps, ops = draw_large(seed, min_ops, max_ops)
+    dtype = np.dtype(arrays[1].dtype).name
+    start = time.perf_counter()
+    try:
+        compiled = jit(fn).compile(*arrays)
+    except compiler.CompilationError as e:
+        kind = ("a compiler failure WITHOUT a diagnostic"
+                if "without an error diagnostic" in str(e) else
+                "a compiler failure with a diagnostic")
+        return source, f"{ops} ops {dtype}", f"{kind}:\n{e}"
+    except Exception:  # noqa: BLE001 - a crash is a finding
+        return (source, f"{ops} ops {dtype}",
+                "exception:\n" + traceback.format_exc(limit=4))
+    seconds = time.perf_counter() - start
+    t = compiled.timings
+    summary = (f"{ops} ops {dtype}, compiled in {seconds:.1f} s "
+               f"(tt-optimize {t.get('tt-optimize', 0):.2f}, lowering "
+               f"{t.get('tt-lower-to-llvm', 0):.2f}, LLVM "
+               f"{t.get('llvm', 0):.2f})")
+    try:
+        problem = check(compiled.run, arrays, scale, eps, reference=fn)
+    except Exception:  # noqa: BLE001
+        problem = "exception:\n" + traceback.format_exc(limit=4)
+    return source, summary, problem
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs", type=int, default=200)
@@ -580,7 +641,15 @@ def main(argv=None) -> int:
     parser.add_argument("--dynamic", action="store_true",
                         help="compile each program once with a dynamic "
                              "leading dimension and run it at three sizes")
+    parser.add_argument("--large", action="store_true",
+                        help="graphs of thousands of operations with the "
+                             "op mix of transformers and CNNs")
+    parser.add_argument("--graph-ops", type=int, nargs=2, default=(1000, 10000),
+                        metavar=("MIN", "MAX"),
+                        help="with --large: the range of program sizes")
     args = parser.parse_args(argv)
+    if args.large:
+        return main_large(args)
     if args.dynamic:
         count = args.programs
         found, counts = dynamic_failures(range(args.seed, args.seed + count),
@@ -613,6 +682,30 @@ def main(argv=None) -> int:
         i += 1
     elapsed = time.perf_counter() - start
     print(f"{i} programs (seeds {args.seed}..{args.seed + i - 1}), "
+          f"{failures} failures, {elapsed:.0f} s")
+    return 1 if failures else 0
+
+
+def main_large(args) -> int:
+    start = time.perf_counter()
+    failures = i = 0
+    while (time.perf_counter() - start < args.seconds
+           if args.seconds is not None else i < args.programs):
+        seed = args.seed + i
+        source, summary, problem = run_large(seed, *args.graph_ops)
+        print(f"seed {seed}: {summary}: {'FAILED' if problem else 'ok'}",
+              flush=True)
+        if problem:
+            failures += 1
+            print(f"--- seed {seed} (--large): {problem}", flush=True)
+            if args.keep:
+                os.makedirs(args.keep, exist_ok=True)
+                with open(os.path.join(args.keep, f"large{seed}.py"),
+                          "w") as f:
+                    f.write(f"# {problem.splitlines()[0]}\n{source}")
+        i += 1
+    elapsed = time.perf_counter() - start
+    print(f"{i} large programs (seeds {args.seed}..{args.seed + i - 1}), "
           f"{failures} failures, {elapsed:.0f} s")
     return 1 if failures else 0
 

@@ -9,16 +9,24 @@
 #                                            # same inputs on every run)
 #
 # The corpus is seeded from every lit test (split at `// -----`); crashes,
-# sanitizer reports and pipelines that leave invalid IR are written to
-# build-fuzz/fuzz-findings/. Needs the project's setup (scripts/setup.sh)
-# and libclang-rt-22-dev (installed here if missing). Environment:
-# TT_FUZZ_BUILD_DIR (default build-fuzz), TT_SANITIZE (default
-# address,undefined), TT_FUZZ_SEED (default 1: a deterministic run).
+# sanitizer reports, pipelines that fail without an error diagnostic and
+# pipelines that leave invalid IR are written to build-fuzz/fuzz-findings/.
+# Then large generated graphs (scripts/difftest.py --large: 1,000 to 10,000
+# operations with the op mix of transformers and CNNs, compiled by the
+# regular build's Python package and checked against NumPy) for
+# TT_FUZZ_GRAPH_SECONDS (default 60; 0 skips them); failing programs go to
+# build-fuzz/fuzz-findings/graphs/. Needs the project's setup
+# (scripts/setup.sh) and libclang-rt-22-dev (installed here if missing).
+# Environment: TT_FUZZ_BUILD_DIR (default build-fuzz), TT_SANITIZE (default
+# address,undefined), TT_FUZZ_SEED (default 1: a deterministic run),
+# TT_VENV (default .venv).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${TT_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 SANITIZE="${TT_SANITIZE:-address,undefined}"
 SECONDS_TO_FUZZ="${1:-120}"
+GRAPH_SECONDS="${TT_FUZZ_GRAPH_SECONDS:-60}"
+VENV="${TT_VENV:-$ROOT/.venv}"
 LLVM_PREFIX=/usr/lib/llvm-22
 log() { printf '\n== %s\n' "$*"; }
 
@@ -72,3 +80,10 @@ RUNS=()
   -max_total_time="$SECONDS_TO_FUZZ" -max_len=8192 -timeout=20 \
   -rss_limit_mb=6144 -print_final_stats=1 \
   -artifact_prefix="$FINDINGS/" 2>&1 | tail -40
+
+if [[ "$GRAPH_SECONDS" != 0 ]]; then
+  log "Large generated graphs for $GRAPH_SECONDS s (scripts/difftest.py --large)"
+  TT_CACHE=0 "$VENV/bin/python" "$ROOT/scripts/difftest.py" --large \
+    --seconds "$GRAPH_SECONDS" --seed "$((${TT_FUZZ_SEED:-1} * 1000000))" \
+    --keep "$FINDINGS/graphs"
+fi
