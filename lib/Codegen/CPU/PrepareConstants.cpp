@@ -59,6 +59,7 @@ struct PrepareConstantsPass
     ModuleOp module = getOperation();
     SymbolTable table(module);
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
+      // prepare emits an error on the op it cannot move.
       if (failed(prepare(func, table)))
         return signalPassFailure();
   }

@@ -120,6 +120,8 @@ struct CPUTileAndFusePass
     for (linalg::LinalgOp root : llvm::reverse(roots)) {
       if (erased.contains(root))
         continue;
+      // tileRoot, tileRowByRow and tileLoops emit an error on the op they
+      // fail on.
       if (failed(tileRoot(rewriter, root, target, erased)))
         return signalPassFailure();
     }

@@ -41,6 +41,8 @@ struct ResultsToOutParamsPass
     options.filterFn = [](func::FuncOp *func) {
       return !returnsDynamicBuffer(*func);
     };
+    // Upstream's promotion emits an error on the function or op it fails on
+    // (unsupported layouts, dynamic results, missing callees).
     if (failed(bufferization::promoteBufferResultsToOutParams(getOperation(),
                                                               options)))
       signalPassFailure();

@@ -153,6 +153,7 @@ struct GPUMapToLaunchPass
         copies.push_back(copy);
     });
     for (memref::CopyOp copy : copies)
+      // distributeCopy and mapBlocks emit an error on the op they fail on.
       if (failed(distributeCopy(rewriter, copy)))
         return signalPassFailure();
     SmallVector<scf::ForallOp> blocks;

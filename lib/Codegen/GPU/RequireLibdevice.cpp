@@ -38,6 +38,7 @@ struct GPURequireLibdevicePass
         return;
       }
     });
+    // Each missing library was reported on its function above.
     if (missing)
       signalPassFailure();
   }

@@ -126,6 +126,7 @@ struct GPUTileAndDistributePass
     for (linalg::LinalgOp root : llvm::reverse(roots)) {
       if (erased.contains(root))
         continue;
+      // tileRoot and distribute emit an error on the op they fail on.
       if (failed(tileRoot(rewriter, root, target, erased)))
         return signalPassFailure();
     }

@@ -1550,6 +1550,7 @@ struct ConvertTTToLinalgPass
       }
       return WalkResult::advance();
     });
+    // The walk emitted the error before interrupting.
     if (shapes.wasInterrupted())
       return signalPassFailure();
 
@@ -1561,6 +1562,7 @@ struct ConvertTTToLinalgPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     populateTTToLinalgPatterns(patterns);
+    // The conversion reports each op it fails to legalize.
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -101,6 +101,8 @@ struct GeneralizeShapesPass
       if (auto type = dyn_cast<RankedTensorType>(op.getInput().getType()))
         sliceInputs[op] = type;
     });
+    // generalizeArguments, generalizeReshape, generalizeSlice and reinfer
+    // emit an error on the function or op they cannot generalize.
     if (failed(generalizeArguments(fn)))
       return signalPassFailure();
     for (Operation &op : fn.getBody().front()) {

@@ -38,6 +38,7 @@ struct InferShapesPass : public tt::impl::TTInferShapesBase<InferShapesPass> {
           failedAny = true;
       });
     }
+    // lookThroughShapeErasingCasts and refine emitted an error on each op.
     if (failedAny)
       return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>()) {
