@@ -80,6 +80,8 @@ def test_index_select_and_gather():
     idx = torch.tensor([4, 0, 2, 2])
     check(Fn(lambda a, i: torch.index_select(a, 1, i)), x, idx)
     check(Fn(lambda a, i: torch.index_select(a, 0, i)), x, idx)
+    # A 0-d index keeps the axis: [5, 1, 3].
+    check(Fn(lambda a, i: torch.index_select(a, 1, i)), x, torch.tensor(2))
     g = torch.randint(0, 6, (5, 2, 3))
     check(Fn(lambda a, i: torch.gather(a, 1, i)), x, g)
     g0 = torch.randint(0, 5, (3, 6, 3))

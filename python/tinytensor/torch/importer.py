@@ -369,6 +369,10 @@ def _fmod(x, y):
 
 
 def _index_select(x, dim, index):
+    # A 0-d index selects one entry and keeps the axis (size 1), unlike
+    # np.take, which drops it.
+    if _dim(index) == 0:
+        index = np.reshape(index, (1,))
     return np.take(x, index, axis=dim % max(_dim(x), 1))
 
 
