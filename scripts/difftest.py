@@ -660,52 +660,46 @@ def main(argv=None) -> int:
               f"): {counts}, {len(found)} failures")
         return 1 if found else 0
 
-    start = time.perf_counter()
-    failures = 0
-    i = 0
-    while True:
-        if args.seconds is not None:
-            if time.perf_counter() - start >= args.seconds:
-                break
-        elif i >= args.programs:
-            break
-        seed = args.seed + i
+    def small(seed):
         source, problem = run_one(seed, args.max_ops)
-        if problem:
-            failures += 1
-            print(f"--- seed {seed}: {problem}\n{source}", flush=True)
-            if args.keep:
-                os.makedirs(args.keep, exist_ok=True)
-                with open(os.path.join(args.keep, f"seed{seed}.py"),
-                          "w") as f:
-                    f.write(f"# {problem}\n{source}")
-        i += 1
-    elapsed = time.perf_counter() - start
-    print(f"{i} programs (seeds {args.seed}..{args.seed + i - 1}), "
-          f"{failures} failures, {elapsed:.0f} s")
-    return 1 if failures else 0
+        return source, None, problem
+
+    return run_seeds(args, small, "programs", "seed")
 
 
 def main_large(args) -> int:
+    # A failing large program is kept (--keep), not printed.
+    return run_seeds(
+        args, lambda seed: run_large(seed, *args.graph_ops),
+        "large programs", "large", show_source=False)
+
+
+def run_seeds(args, run, kind: str, prefix: str, show_source=True) -> int:
+    """Runs `run(seed)` -> (source, summary, problem) on seeds from
+    --seed on, for --programs programs or --seconds; prints each summary
+    (when there is one) and each failure, keeps failing programs in
+    --keep as PREFIX<seed>.py. Exit status 1 if any failed."""
     start = time.perf_counter()
     failures = i = 0
     while (time.perf_counter() - start < args.seconds
            if args.seconds is not None else i < args.programs):
         seed = args.seed + i
-        source, summary, problem = run_large(seed, *args.graph_ops)
-        print(f"seed {seed}: {summary}: {'FAILED' if problem else 'ok'}",
-              flush=True)
+        source, summary, problem = run(seed)
+        if summary is not None:
+            print(f"seed {seed}: {summary}: {'FAILED' if problem else 'ok'}",
+                  flush=True)
         if problem:
             failures += 1
-            print(f"--- seed {seed} (--large): {problem}", flush=True)
+            print(f"--- seed {seed}: {problem}" +
+                  (f"\n{source}" if show_source else ""), flush=True)
             if args.keep:
                 os.makedirs(args.keep, exist_ok=True)
-                with open(os.path.join(args.keep, f"large{seed}.py"),
+                with open(os.path.join(args.keep, f"{prefix}{seed}.py"),
                           "w") as f:
                     f.write(f"# {problem.splitlines()[0]}\n{source}")
         i += 1
     elapsed = time.perf_counter() - start
-    print(f"{i} large programs (seeds {args.seed}..{args.seed + i - 1}), "
+    print(f"{i} {kind} (seeds {args.seed}..{args.seed + i - 1}), "
           f"{failures} failures, {elapsed:.0f} s")
     return 1 if failures else 0
 

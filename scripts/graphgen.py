@@ -27,22 +27,16 @@ runs them as they are, `tinytensor.jit` traces and compiles them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from dataclasses import dataclass
+from typing import List
 
 import numpy as np
 
-
-@dataclass
-class Tensor:
-    name: str
-    shape: Tuple[int, ...]
-    dtype: np.dtype
-    exact: bool = False
+from difftest import Program, Value
 
 
 @dataclass
-class Input(Tensor):
+class Input(Value):
     # "normal": N(0, 1); "ids": integers in [0, high); "mask": 0 or 1 with
     # a 1 on every row's diagonal; "perm": a permutation of range(high).
     kind: str = "normal"
@@ -50,21 +44,11 @@ class Input(Tensor):
 
 
 @dataclass
-class GraphProgram:
-    inputs: List[Input] = field(default_factory=list)
-    lines: List[str] = field(default_factory=list)
-    values: List[Tensor] = field(default_factory=list)
-    outputs: List[Tensor] = field(default_factory=list)
-    ops: int = 0
+class GraphProgram(Program):
+    """difftest's Program (its source, with every value for the
+    magnitudes), with the inputs' kinds and a count of operations."""
 
-    def source(self, every_value=False) -> str:
-        """The program as a Python function; with `every_value` it returns
-        every value it computes (for the magnitudes along the way)."""
-        args = ", ".join(t.name for t in self.inputs)
-        body = "\n".join(f"    {line}" for line in self.lines)
-        outs = ", ".join(t.name for t in
-                         (self.values if every_value else self.outputs))
-        return f"def program({args}):\n{body}\n    return ({outs},)\n"
+    ops: int = 0
 
     def arrays(self, rng: np.random.Generator) -> List[np.ndarray]:
         """Inputs that fit the program's input kinds."""
@@ -118,18 +102,18 @@ class GraphGenerator:
         return f"({w.name} * {1 / np.sqrt(fan_in):.6g})"
 
     def emit(self, expr: str, shape, ops: int, dtype=None,
-             exact=False) -> Tensor:
+             exact=False) -> Value:
         p = self.prog
-        t = Tensor(f"v{len(p.values)}", tuple(shape),
+        t = Value(f"v{len(p.pool)}", tuple(shape),
                    np.dtype(dtype or self.dtype), exact)
         p.lines.append(f"{t.name} = {expr}")
-        p.values.append(t)
+        p.pool.append(t)
         p.ops += ops
         return t
 
     # -- sequence blocks -----------------------------------------------------
 
-    def norm(self, x: Tensor) -> Tensor:
+    def norm(self, x: Value) -> Value:
         if self.rng.random() < 0.5:  # layer norm with a gain
             mu = self.emit(f"np.mean({x.name}, axis=-1, keepdims=True)",
                            x.shape[:-1] + (1,), 1)
@@ -143,7 +127,7 @@ class GraphGenerator:
                        f"keepdims=True)", x.shape[:-1] + (1,), 2)
         return self.emit(f"{x.name} / np.sqrt({ms.name} + 1e-6)", x.shape, 3)
 
-    def attention(self, x: Tensor) -> Tensor:
+    def attention(self, x: Value) -> Value:
         S, D, H = self.S, self.D, self.H
         dh = D // H
         h = self.norm(x)
@@ -170,7 +154,7 @@ class GraphGenerator:
         out = self.emit(f"{o.name} @ {self.weight(D, (D, D))}", (S, D), 2)
         return self.emit(f"{x.name} + {out.name}", (S, D), 1)
 
-    def mlp(self, x: Tensor) -> Tensor:
+    def mlp(self, x: Value) -> Value:
         S, D, F = self.S, self.D, self.F
         h = self.norm(x)
         u = self.emit(f"{h.name} @ {self.weight(D, (D, F))}", (S, F), 2)
@@ -190,7 +174,7 @@ class GraphGenerator:
         d = self.emit(f"{a.name} @ {self.weight(F, (F, D))}", (S, D), 2)
         return self.emit(f"{x.name} + {d.name}", (S, D), 1)
 
-    def shuffle(self, x: Tensor) -> Tensor:
+    def shuffle(self, x: Value) -> Value:
         """Rows gathered by a permutation and mixed back in (routing)."""
         perm = self.input((self.S,), "perm", np.int32, self.S)
         g = self.emit(f"np.take({x.name}, {perm.name}, axis=0)", x.shape, 1)
@@ -198,7 +182,7 @@ class GraphGenerator:
 
     # -- image blocks --------------------------------------------------------
 
-    def instance_norm(self, y: Tensor) -> Tensor:
+    def instance_norm(self, y: Value) -> Value:
         C = y.shape[0]
         mu = self.emit(f"np.mean({y.name}.reshape({C}, -1), axis=1)"
                        f".reshape({C}, 1, 1)", (C, 1, 1), 3)
@@ -208,7 +192,7 @@ class GraphGenerator:
         return self.emit(f"{c.name} / np.sqrt({var.name} + 1e-5)", y.shape,
                          3)
 
-    def conv1x1(self, y: Tensor) -> Tensor:
+    def conv1x1(self, y: Value) -> Value:
         C, Hh, Ww = y.shape
         C2 = C if self.rng.random() < 0.7 else self.pick([4, 8, 12])
         rows = self.emit(f"np.transpose({y.name}, (1, 2, 0))"
@@ -222,7 +206,7 @@ class GraphGenerator:
             return self.emit(f"{y.name} + {z.name}", y.shape, 1)
         return self.instance_norm(z)
 
-    def depthwise3x3(self, y: Tensor) -> Tensor:
+    def depthwise3x3(self, y: Value) -> Value:
         C, Hh, Ww = y.shape
         zr = self.emit(f"np.zeros_like({y.name}[:, :1, :])", (C, 1, Ww), 2)
         p = self.emit(f"np.concatenate([{zr.name}, {y.name}, {zr.name}], "
@@ -239,7 +223,7 @@ class GraphGenerator:
         acc = self.emit(f"{acc.name} * 0.333", y.shape, 1)
         return self.emit(f"{y.name} + np.maximum({acc.name}, 0)", y.shape, 2)
 
-    def pool(self, y: Tensor) -> Tensor:
+    def pool(self, y: Value) -> Value:
         C, Hh, Ww = y.shape
         if Hh % 2 or Ww % 2 or Hh < 4 or Ww < 4:
             return self.depthwise3x3(y)
@@ -248,7 +232,7 @@ class GraphGenerator:
         return self.emit(f"np.max(np.max({r.name}, axis=4), axis=2)",
                          (C, Hh // 2, Ww // 2), 2)
 
-    def gate(self, y: Tensor) -> Tensor:
+    def gate(self, y: Value) -> Value:
         """Squeeze-and-excitation: channel means through a small MLP."""
         C = y.shape[0]
         s = self.emit(f"np.mean({y.name}.reshape({C}, -1), axis=1)", (C,), 2)
@@ -259,7 +243,7 @@ class GraphGenerator:
 
     # -- mixing ------------------------------------------------------------
 
-    def cross(self, x: Tensor, y: Tensor) -> Tensor:
+    def cross(self, x: Value, y: Value) -> Value:
         C = y.shape[0]
         f = self.emit(f"np.mean({y.name}.reshape({C}, -1), axis=1)", (C,), 2)
         p = self.emit(f"{f.name} @ {self.weight(C, (C, self.D))}",
@@ -269,7 +253,7 @@ class GraphGenerator:
     # -- the program ---------------------------------------------------------
 
     def program(self) -> GraphProgram:
-        self.prog = GraphProgram()
+        self.prog = GraphProgram(inputs=[])
         S, D = self.S, self.D
         ids = self.input((S,), "ids", np.int32, self.V)
         table = self.input((self.V, D))
