@@ -8,9 +8,11 @@
 (`.venv` works too: it has PyTorch where a local CPU build exists.)
 
 Cases: the seed tutorial's full CNN (conv 1->32, conv 32->64, max pool,
-two linear layers, log_softmax) on a [64, 1, 28, 28] batch, and
+two linear layers, log_softmax) on a [64, 1, 28, 28] batch,
 `nn.TransformerEncoderLayer(d_model=64, nhead=4, batch_first=True)` on
-[8, 128, 64], both in eval mode with random weights. Each framework's
+[8, 128, 64], and torchvision's ResNet-18, MobileNetV3-small,
+EfficientNet-B0 and ViT-B/16 at batch 1 and 8 (224 x 224; skipped without
+torchvision), all in eval mode with random weights. Each framework's
 output is checked against eager PyTorch (max abs error <= 1e-4 of the
 largest output); then timed as bench.py times (its `measure`): the
 median of N calls (N so that the calls take about --seconds), with
@@ -40,12 +42,30 @@ from bench import measure, summarize  # noqa: E402  (the suite's timing)
 from torch_cnn import FullCNN  # noqa: E402  (the seed tutorial's CNN)
 
 
+#: torchvision's models (weights=None), when torchvision is installed
+#: (scripts/setup-bench.sh installs it).
+VISION_MODELS = ["resnet18", "mobilenet_v3_small", "efficientnet_b0",
+                 "vit_b_16"]
+
+
 def cases():
     torch.manual_seed(0)
     yield ("cnn b64", FullCNN().eval(), (torch.randn(64, 1, 28, 28),))
     layer = nn.TransformerEncoderLayer(d_model=64, nhead=4,
                                        batch_first=True).eval()
     yield ("transformer_layer 8x128x64", layer, (torch.randn(8, 128, 64),))
+    from tinytensor.torch.torchvision_compat import import_torchvision
+    torchvision = import_torchvision()
+    if torchvision is None:
+        print("torchvision is not installed: its models are skipped",
+              file=sys.stderr)
+        return
+    for name in VISION_MODELS:
+        torch.manual_seed(0)
+        model = getattr(torchvision.models, name)(weights=None).eval()
+        for batch in (1, 8):
+            yield (f"{name} b{batch}", model,
+                   (torch.randn(batch, 3, 224, 224),))
 
 
 def frameworks():

@@ -84,19 +84,10 @@ def _provide_missing_modules() -> None:
 
 def _import_torchvision() -> None:
     """Imports torchvision when installed (the suite's `conv` and
-    `vision_models` modules need it). PyPI's wheel is built for CUDA: with
-    the CPU torch its `_meta_registrations` (fake-tensor kernels of its
-    own ops, unused here) fail to register, so they are skipped."""
-    try:
-        import torchvision  # noqa: F401
-    except ImportError:
-        return  # not installed: those modules are skipped and named
-    except RuntimeError:
-        for name in [n for n in sys.modules if n.startswith("torchvision")]:
-            del sys.modules[name]
-        sys.modules["torchvision._meta_registrations"] = types.ModuleType(
-            "torchvision._meta_registrations")
-        import torchvision  # noqa: F401
+    `vision_models` modules need it); without it those modules are skipped
+    and named."""
+    from tinytensor.torch.torchvision_compat import import_torchvision
+    import_torchvision()
 
 
 def load_suite(checkout: str):

@@ -42,6 +42,8 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(tt::createConvertTTToLinalg());
+  if (options.convMatmul)
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPUConvolutions());
   pm.addPass(createCanonicalizerPass());
   if (options.fusion) {
     // Unit dimensions (keepdims reductions are built as [rows, 1, cols])
@@ -148,6 +150,7 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   if (options.optimize) {
     OptimizeOptions optimize;
     optimize.fusion = options.fusion;
+    optimize.convMatmul = options.convMatmul;
     buildTTOptimizePipeline(pm, optimize);
   }
   // The calling convention of the Python runtime: booleans are bytes.
@@ -236,6 +239,7 @@ void tt::buildTTLowerToNVVMPipeline(OpPassManager &pm,
   if (options.optimize) {
     OptimizeOptions optimize;
     optimize.fusion = options.fusion;
+    optimize.convMatmul = false;
     buildTTOptimizePipeline(pm, optimize);
   }
   pm.addPass(tt::createTTBooleanABI());

@@ -234,6 +234,14 @@ class IRBuilder:
             ir.DenseI64ArrayAttr.get(list(strides)),
             ir.DenseI64ArrayAttr.get(list(dilations)))
 
+    def conv(self, value, weight, strides, dilations, pad_low, pad_high,
+             groups: int) -> ir.Value:
+        arr = ir.DenseI64ArrayAttr.get
+        return self._build(
+            "conv", tt.conv, value, weight, arr(list(strides)),
+            arr(list(dilations)), arr(list(pad_low)), arr(list(pad_high)),
+            ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(groups)))
+
     def iota(self, like, dim: int) -> ir.Value:
         return self._build(
             "iota", tt.iota, like,

@@ -174,11 +174,23 @@ def test_size_used_as_a_value_is_refused():
                        dynamic_shapes={"x": {0: Dim("batch")}})
 
 
-def test_cnn_with_a_dynamic_batch_is_refused_clearly():
-    model = nn.Sequential(nn.Conv2d(1, 4, 3), nn.ReLU()).eval()
-    with pytest.raises(ValueError, match="only static shapes"):
-        ttorch.compile(model, torch.randn(2, 1, 8, 8),
-                       dynamic_shapes=({0: Dim("batch")},))
+def test_cnn_with_a_dynamic_batch_compiles_once():
+    """tt.conv takes a dynamic batch: one program serves every batch size
+    (dense, depthwise and strided convolutions, then a linear layer)."""
+    model = nn.Sequential(
+        nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(),
+        nn.Conv2d(8, 8, 3, groups=8, stride=2), nn.Conv2d(8, 40, 3),
+        nn.Flatten(), nn.Linear(160, 5)).eval()
+    run = ttorch.jit(model, dynamic_shapes=({0: Dim("batch")},))
+    for batch in (2, 1, 3, 7):
+        x = torch.randn(batch, 3, 9, 9)
+        with torch.no_grad():
+            torch.testing.assert_close(run(x), model(x), rtol=1e-5,
+                                       atol=1e-5)
+    assert run.compilations == 1
+    module = ttorch.compile(model, torch.randn(2, 3, 9, 9),
+                            dynamic_shapes=({0: Dim("batch")},))
+    assert "tensor<?x3x9x9xf32>" in str(module)
 
 
 def test_static_size_meeting_a_dynamic_one_is_refused():

@@ -90,6 +90,34 @@ def TTFuseElementwise : Pass<"tt-fuse-elementwise"> {
 // CPU code generation
 //===----------------------------------------------------------------------===//
 
+def TTCPUConvolutions : Pass<"tt-cpu-convolutions", "func::FuncOp"> {
+  let summary = "Choose how each convolution is computed on the CPU";
+  let description = [{
+    Rewrites each convolution in tt-to-linalg's form (a `linalg.generic`
+    over `(n, g, f, o..., c, k...)`, see `Convolution.h`) by its shape
+    class, so that the matmul kernels of `--tt-cpu-tile-and-fuse` compute
+    the dense ones:
+
+    - more than one input channel per group: a batched matrix product per
+      image and group; the weights are a free view of PyTorch's `[F, C,
+      K...]` layout as `[F, C * K]`. A 1 x 1 kernel with unit strides is
+      `[F, C] @ [C, O]` with the input as a free view; a product shallower
+      than 256 (`C * K`) is `[F, C * K] @ [C * K, O]` over the patches as
+      columns (im2col, `[N, G, C, K..., O...]`, one parallel
+      `linalg.generic`); a deeper one `[O, C * K] @ [F, C * K].T` over the
+      patches as rows (`[N, G, O..., C, K...]`), its `[O, F]` result
+      transposed. The result is `[N, F, O...]` either way.
+    - one input channel per group (depthwise): left as it is, a reduction
+      over the kernel window per output element.
+
+    `tt-optimize` runs the pass right after `--tt-to-linalg` unless
+    `conv-matmul=false` (`tt-lower-to-nvvm` turns it off); the
+    measurements behind the choices are in `Convolutions.cpp`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TTCPUReciprocalDivisors
     : Pass<"tt-cpu-reciprocal-divisors", "func::FuncOp"> {
   let summary = "Multiply by the reciprocal of a divisor that is the same "

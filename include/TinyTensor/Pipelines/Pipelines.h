@@ -37,6 +37,13 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
                      "(tt-outline-repeated-scopes; needs the tracer's "
                      "tt.scope attributes)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> convMatmul{
+      *this, "conv-matmul",
+      llvm::cl::desc("Compute convolutions with more than one input channel "
+                     "per group as matrix products over their patches, the "
+                     "CPU's strategy (--tt-cpu-convolutions right after "
+                     "tt-to-linalg; tt-lower-to-nvvm turns it off)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> sinkRowSelections{
       *this, "sink-row-selections",
       llvm::cl::desc("Compute only the rows of a value that its uses select "
@@ -56,6 +63,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "fusion",
       llvm::cl::desc("tt-optimize's fusion (when optimize=true) and fusion "
                      "of producers into tile loops (when tile=true)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> convMatmul{
+      *this, "conv-matmul",
+      llvm::cl::desc("Compute convolutions with more than one input channel "
+                     "per group as matrix products over their patches "
+                     "(--tt-cpu-convolutions; when optimize=true)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> tile{
       *this, "tile",

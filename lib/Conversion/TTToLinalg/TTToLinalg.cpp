@@ -1,6 +1,7 @@
 //===- TTToLinalg.cpp - Convert tt ops to linalg on tensors ---------------===//
 
 #include "TinyTensor/Conversion/TTToLinalg/TTToLinalg.h"
+#include "TinyTensor/Conversion/TTToLinalg/Convolution.h"
 
 #include "TinyTensor/Dialect/TT/TTOps.h"
 
@@ -1595,4 +1596,5 @@ void mlir::tt::populateTTToLinalgPatterns(RewritePatternSet &patterns) {
                ReshapeLowering, SliceLowering, ConcatLowering, GatherLowering,
                IotaLowering>(
       patterns.getContext());
+  populateConvolutionLoweringPatterns(patterns);
 }

@@ -2,10 +2,10 @@
 composed from tt ops through the NumPy tracer (shapes are static, so every
 window offset, padding and divisor is known while tracing).
 
-- convolution: zero padding, the windows (`tt.windows`) of the
-  channels-last input as the im2col matrix [N*OH*OW, K*C], then one matmul
-  per group against the weights seen as [F, K*C]: the convolution runs in
-  the matmul kernels of the back end;
+- convolution: one `tt.conv` (1-3 spatial axes, stride, dilation,
+  padding, groups; how it is computed is the back end's choice), a
+  transposed convolution as the convolution it equals (input spread by the
+  stride, weights regrouped and flipped);
 - max / average pooling: the windows reduced with max or sum over the
   kernel axes; average divisors (count_include_pad, ceil_mode,
   divisor_override) are constants computed with NumPy;
@@ -16,7 +16,6 @@ window offset, padding and divisor is known while tracing).
 
 from __future__ import annotations
 
-import math
 from typing import List, Sequence
 
 import numpy as np
@@ -98,54 +97,101 @@ def _out_size(size, kernel, stride, pad_lo, pad_hi, dilation, ceil_mode):
     return out
 
 
+def _spread_axis(x: Tracer, axis: int, stride: int) -> Tracer:
+    """x with stride - 1 zeros between consecutive elements of `axis`
+    (the input of a transposed convolution)."""
+    if stride == 1 or x.shape[axis] == 1:
+        return x
+    n = x.shape[axis]
+    shape = list(x.shape)
+    column = shape[:axis + 1] + [1] + shape[axis + 1:]
+    zeros = list(column)
+    zeros[axis + 1] = stride - 1
+    spread = np.concatenate([x.reshape(column),
+                             _fill(zeros, 0, x.dtype)], axis=axis + 1)
+    shape[axis] = n * stride
+    index = [slice(None)] * x.ndim
+    index[axis] = slice(0, (n - 1) * stride + 1)
+    return spread.reshape(shape)[tuple(index)]
+
+
+def _transposed_as_convolution(x, w, stride, padding, dilation,
+                               output_padding, groups):
+    """A transposed convolution as the convolution it is the gradient of:
+    the input spread by the stride and padded by dilation * (K - 1) - p
+    (plus output_padding on the high side; cropped where negative), the
+    weights [C, F / groups, K...] regrouped to [F, C / groups, K...] and
+    flipped along each kernel axis."""
+    nd = w.ndim - 2
+    c, fg = w.shape[:2]
+    kernel = list(w.shape[2:])
+    cg = c // groups
+    for i in range(nd):
+        x = _spread_axis(x, 2 + i, stride[i])
+    low, high = [], []
+    for i in range(nd):
+        edge = dilation[i] * (kernel[i] - 1) - padding[i]
+        low.append(edge)
+        high.append(edge + output_padding[i])
+    # Negative amounts crop; positive ones are the convolution's padding.
+    x = _pad_spatial(x, [min(p, 0) for p in low], [min(p, 0) for p in high],
+                     0)
+    w = w.reshape([groups, cg, fg] + kernel)
+    w = np.transpose(w, [0, 2, 1] + list(range(3, 3 + nd)))
+    w = w.reshape([groups * fg, cg] + kernel)
+    w = w[(slice(None), slice(None)) + (slice(None, None, -1),) * nd]
+    return x, w, [max(p, 0) for p in low], [max(p, 0) for p in high]
+
+
 def convolution(x, weight, bias, stride, padding, dilation, transposed,
                 output_padding, groups):
-    if transposed:
-        raise UnsupportedOpError("transposed convolution is not supported")
+    """aten.convolution as one tt.conv (the back end chooses how to compute
+    it); a transposed convolution as the convolution it equals."""
     x, w = as_tracer(x), as_tracer(weight)
     nd = w.ndim - 2
     if nd < 1 or x.ndim != nd + 2:
         raise UnsupportedOpError(f"convolution of a rank-{x.ndim} input "
                                  f"with rank-{w.ndim} weights")
+    if x.dtype != w.dtype:
+        raise UnsupportedOpError(f"convolution of a {x.dtype} input with "
+                                 f"{w.dtype} weights")
+    if x.dtype.kind != "f":
+        raise UnsupportedOpError(f"convolution of {x.dtype} tensors")
     stride, dilation = _tuple(stride, nd), _tuple(dilation, nd)
-    if isinstance(padding, str):
-        raise UnsupportedOpError(f"convolution padding={padding!r}")
-    padding = _tuple(padding, nd)
-    x = _pad_spatial(x, padding, padding, 0)
-    n, c = x.shape[:2]
-    f, cg = w.shape[:2]
     kernel = list(w.shape[2:])
     groups = int(groups)
-    if c != cg * groups or f % groups:
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = [0] * nd
+        elif padding == "same" and not transposed:
+            total = [d * (k - 1) for d, k in zip(dilation, kernel)]
+            low, high = [t // 2 for t in total], [t - t // 2 for t in total]
+        else:
+            raise UnsupportedOpError(f"convolution padding={padding!r}")
+    if not isinstance(padding, str):
+        padding = _tuple(padding, nd)
+        low, high = list(padding), list(padding)
+    c = x.shape[1]
+    expected = w.shape[0] if transposed else w.shape[1] * groups
+    if c != expected or (w.shape[0] % groups):
         raise UnsupportedOpError(
             f"convolution with {c} input channels, weights {list(w.shape)} "
             f"and groups={groups}")
-    out = [_out_size(s, k, st, 0, 0, d, False) for s, k, st, d in
-           zip(x.shape[2:], kernel, stride, dilation)]
-    if any(o <= 0 for o in out):
-        raise ValueError(f"convolution: the kernel {kernel} does not fit the "
-                         f"padded input {list(x.shape[2:])}")
-    k = math.prod(kernel)
-    positions = math.prod(out)
-    # im2col in channels-last order: the windows of x as [N, *spatial, C]
-    # are [N, *out, *kernel, C] (tt.windows), and their
-    # [N * positions, K * C] view is free; the (small) weights are
-    # reordered to [F, K * C] to match.
-    channels_last = np.transpose(x, [0] + list(range(2, 2 + nd)) + [1])
-    patches = windows(channels_last, 1, kernel, stride, dilation)
-    w_last = np.transpose(w, [0] + list(range(2, 2 + nd)) + [1])
-    fg = f // groups
-    results = []
-    for g in range(groups):
-        pg = patches[..., g * cg:(g + 1) * cg] if groups > 1 else patches
-        a = pg.reshape(n * positions, k * cg)
-        wg = w_last[g * fg:(g + 1) * fg] if groups > 1 else w_last
-        results.append(a @ wg.reshape(fg, k * cg).T)  # [N * positions, Fg]
-    y = results[0] if groups == 1 else np.concatenate(results, axis=1)
-    y = np.transpose(y.reshape([n] + out + [f]),
-                     [0, nd + 1] + list(range(1, nd + 1)))
+    if transposed:
+        x, w, low, high = _transposed_as_convolution(
+            x, w, stride, padding, dilation,
+            _tuple(output_padding, nd), groups)
+        stride = [1] * nd
+    for i in range(nd):
+        span = dilation[i] * (kernel[i] - 1) + 1
+        if x.shape[2 + i] + low[i] + high[i] < span:
+            raise ValueError(
+                f"convolution: the kernel {kernel} (dilation {dilation}) "
+                f"does not fit the padded input {list(x.shape[2:])}")
+    y = Tracer(current_trace().builder.conv(x.value, w.value, stride,
+                                            dilation, low, high, groups))
     if bias is not None:
-        y = y + as_tracer(bias).reshape([f] + [1] * nd)
+        y = y + as_tracer(bias).reshape([y.shape[1]] + [1] * nd)
     return y
 
 

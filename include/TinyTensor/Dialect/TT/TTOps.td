@@ -797,6 +797,42 @@ def TT_WindowsOp : TT_Op<"windows"> {
   }];
 }
 
+def TT_ConvOp : TT_Op<"conv"> {
+  let summary = "N-dimensional grouped convolution, channels first";
+  let description = [{
+    PyTorch's convolution (cross-correlation) over the `d = rank - 2`
+    trailing axes: `input` is `[N, C, S1..Sd]` and `weight` `[F, C / groups,
+    K1..Kd]`; the input is zero padded by `pad_low` / `pad_high` on each
+    spatial axis, and
+
+        result[n, f, o...] = sum over c < C / groups, k... of
+            padded[n, g * C / groups + c, o * stride + k * dilation]
+            * weight[f, c, k...]      with g = f / (F / groups).
+
+    Each output size is `(S + low + high - dilation * (K - 1) - 1) / stride
+    + 1`. Only the batch size may be dynamic. A bias is a separate add; a
+    transposed convolution is a convolution of the input spread by its
+    stride, with the weights flipped (the front end composes it).
+
+    ```mlir
+    %0 = tt.conv %x, %w strides = [2, 2] dilations = [1, 1]
+        pad_low = [1, 1] pad_high = [1, 1] groups = 1
+        : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32>
+    ```
+  }];
+  let arguments = (ins TT_NumericTensor:$input, TT_NumericTensor:$weight,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$pad_low,
+                       DenseI64ArrayAttr:$pad_high, I64Attr:$groups);
+  let results = (outs TT_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight `strides` `=` $strides `dilations` `=` $dilations
+    `pad_low` `=` $pad_low `pad_high` `=` $pad_high `groups` `=` $groups
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def TT_GatherOp : TT_Op<"gather"> {
   let summary = "gather rows of a table (table[ids])";
   let description = [{

@@ -82,6 +82,17 @@ FailureOr<Type> inferWindowsType(std::optional<Location> loc, Type input,
                                  ArrayRef<int64_t> strides,
                                  ArrayRef<int64_t> dilations);
 
+/// tt.conv: `[N, F, O1..Od]`; errors for ranks below 3 or that differ,
+/// attribute lists not of length d, non-positive strides, dilations or
+/// groups, negative padding, channels that groups do not divide, element
+/// types that differ, dynamic sizes other than the batch and kernels larger
+/// than the padded input.
+FailureOr<Type> inferConvType(std::optional<Location> loc, Type input,
+                              Type weight, ArrayRef<int64_t> strides,
+                              ArrayRef<int64_t> dilations,
+                              ArrayRef<int64_t> padLow,
+                              ArrayRef<int64_t> padHigh, int64_t groups);
+
 /// tt.iota: `[like.dim(dim)]` of i32 (dynamic where that size is).
 FailureOr<Type> inferIotaType(std::optional<Location> loc, Type like,
                               int64_t dim);

@@ -173,6 +173,19 @@ LogicalResult WindowsOp::inferReturnTypes(MLIRContext *,
                       results);
 }
 
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  return pushInferred(
+      inferConvType(loc, adaptor.getInput().getType(),
+                    adaptor.getWeight().getType(), adaptor.getStrides(),
+                    adaptor.getDilations(), adaptor.getPadLow(),
+                    adaptor.getPadHigh(),
+                    static_cast<int64_t>(adaptor.getGroups())),
+      results);
+}
+
 LogicalResult IotaOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,

@@ -504,6 +504,77 @@ FailureOr<Type> mlir::tt::inferWindowsType(std::optional<Location> loc,
   return Type(RankedTensorType::get(shape, type.getElementType()));
 }
 
+FailureOr<Type> mlir::tt::inferConvType(std::optional<Location> loc,
+                                        Type input, Type weight,
+                                        ArrayRef<int64_t> strides,
+                                        ArrayRef<int64_t> dilations,
+                                        ArrayRef<int64_t> padLow,
+                                        ArrayRef<int64_t> padHigh,
+                                        int64_t groups) {
+  auto in = cast<TensorType>(input);
+  auto w = cast<TensorType>(weight);
+  if (in.getElementType() != w.getElementType())
+    return OptionalError(loc) << "conv: the input's element type "
+                              << in.getElementType() << " differs from the "
+                              << "weight's " << w.getElementType();
+  if (groups <= 0)
+    return OptionalError(loc) << "conv: groups must be positive, got "
+                              << groups;
+  size_t d = strides.size();
+  if (d == 0 || dilations.size() != d || padLow.size() != d ||
+      padHigh.size() != d)
+    return OptionalError(loc)
+           << "conv: strides, dilations, pad_low and pad_high must have the "
+              "same non-zero length, got "
+           << d << ", " << dilations.size() << ", " << padLow.size()
+           << " and " << padHigh.size();
+  for (size_t i = 0; i < d; ++i) {
+    if (strides[i] <= 0 || dilations[i] <= 0)
+      return OptionalError(loc) << "conv: strides and dilations must be "
+                                   "positive (spatial axis "
+                                << i << ")";
+    if (padLow[i] < 0 || padHigh[i] < 0)
+      return OptionalError(loc)
+             << "conv: padding must not be negative (spatial axis " << i
+             << ")";
+  }
+  for (auto [what, type] : {std::pair<StringRef, TensorType>{"input", in},
+                            {"weight", w}})
+    if (type.hasRank() && type.getRank() != static_cast<int64_t>(d) + 2)
+      return OptionalError(loc)
+             << "conv: the " << what << " " << Type(type) << " must have rank "
+             << d + 2 << " ([N, C, spatial...] and [F, C / groups, "
+             << "kernel...]) for " << d << " spatial axes";
+  if (!in.hasRank() || !w.hasRank())
+    return Type(UnrankedTensorType::get(in.getElementType()));
+  if (!w.hasStaticShape())
+    return OptionalError(loc) << "conv: the weight " << weight
+                              << " has dynamic dimensions";
+  for (int64_t i = 1, e = in.getRank(); i < e; ++i)
+    if (in.isDynamicDim(i))
+      return OptionalError(loc)
+             << "conv: the input " << input
+             << " has a dynamic channel or spatial size (only the batch "
+                "size may be dynamic)";
+  int64_t channels = in.getDimSize(1), filters = w.getDimSize(0);
+  if (channels != w.getDimSize(1) * groups || filters % groups)
+    return OptionalError(loc)
+           << "conv: " << channels << " input channels and weights "
+           << weight << " do not fit groups = " << groups
+           << " (C must be groups * weight.dim(1) and groups must divide F)";
+  Shape shape = {in.getDimSize(0), filters};
+  for (size_t i = 0; i < d; ++i) {
+    int64_t size = in.getDimSize(2 + i) + padLow[i] + padHigh[i];
+    int64_t span = dilations[i] * (w.getDimSize(2 + i) - 1) + 1;
+    if (size < span)
+      return OptionalError(loc)
+             << "conv: the kernel spans " << span << " elements on spatial "
+             << "axis " << i << " but the padded input has " << size;
+    shape.push_back((size - span) / strides[i] + 1);
+  }
+  return Type(RankedTensorType::get(shape, in.getElementType()));
+}
+
 FailureOr<Type> mlir::tt::inferIotaType(std::optional<Location> loc,
                                         Type like, int64_t dim) {
   auto type = cast<TensorType>(like);

@@ -1,0 +1,316 @@
+//===- Convolutions.cpp - How the CPU computes a convolution -------------===//
+//
+// The one place that chooses, per shape class, how a convolution in
+// tt-to-linalg's form (Convolution.h) is computed on the CPU. With C input
+// channels per group, F output channels per group, a kernel of K elements
+// and O output positions:
+//
+// - C > 1: per image and group, `[F, C * K] @ [C * K, O]`. The weights
+//   [G, F, C, K...] are a free view; the right operand is the input seen
+//   as [N, G, C, O] for a 1 x 1 kernel with unit strides, else its patches
+//   [N, G, C, K..., O...] copied by one parallel generic (im2col, in the
+//   order that makes them [C * K, O] row-major). The product's result is
+//   [N, G, F, O...], the convolution's own layout, and the matmul kernels
+//   (packing, register tiles, bias and activation epilogues) apply.
+// - C = 1 (depthwise): a matrix product would have a depth of K (9 for
+//   3 x 3), far too shallow for its register tiles; the direct reduction
+//   over the window is left as it is.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TinyTensor/Codegen/Passes.h"
+#include "TinyTensor/Conversion/TTToLinalg/Convolution.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace tt {
+#define GEN_PASS_DEF_TTCPUCONVOLUTIONS
+#include "TinyTensor/Codegen/Passes.h.inc"
+} // namespace tt
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tt;
+
+namespace {
+
+/// Convolutions whose product has at least this depth (C * K) take the
+/// patches as rows, shallower ones as columns. Measured on a 2-core Xeon
+/// (AVX-512), f32, batch 1, GFLOP/s columns -> rows: 3 x 3 over 512
+/// channels at 7 x 7 (depth 4608, 49 positions) 29 -> 230, 256 at 14 x 14
+/// 58 -> 298, 128 at 28 x 28 232 -> 272, 64 at 56 x 56 200 -> 212; but
+/// ResNet's stem (7 x 7 / 2 over 3 channels, depth 147) 180 -> 99 and a
+/// strided 1 x 1 over 64 channels 122 -> 92: a shallow product's register
+/// tiles end after a few steps of the reduction, and the transposed weights
+/// are packed per block.
+constexpr int64_t kRowsMinDepth = 256;
+
+/// [a, b, c, x1..xd] -> [a, b, c, x1 * .. * xd] (or the reverse).
+SmallVector<ReassociationIndices> mergeTrailing(int64_t lead, int64_t rank) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < lead; ++i)
+    groups.push_back({i});
+  ReassociationIndices rest;
+  for (int64_t i = lead; i < rank; ++i)
+    rest.push_back(i);
+  groups.push_back(rest);
+  return groups;
+}
+
+/// The multiply-accumulate body `acc + a * b`.
+void multiplyAccumulate(OpBuilder &b, Location loc, ValueRange args) {
+  Value p, s;
+  if (isa<FloatType>(args[0].getType())) {
+    p = arith::MulFOp::create(b, loc, args[0], args[1]);
+    s = arith::AddFOp::create(b, loc, args[2], p);
+  } else {
+    p = arith::MulIOp::create(b, loc, args[0], args[1]);
+    s = arith::AddIOp::create(b, loc, args[2], p);
+  }
+  linalg::YieldOp::create(b, loc, s);
+}
+
+/// True if `value` is a linalg.fill of zero.
+bool isZeroFill(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  return fill && (matchPattern(fill.value(), m_AnyZeroFloat()) ||
+                  matchPattern(fill.value(), m_Zero()));
+}
+
+/// How im2col lays out the patches of an input [N, G, C, S...].
+enum class Patches {
+  /// [N, G, O..., C, K...]: one row [C * K] per output position.
+  Rows,
+  /// [N, G, C, K..., O...]: one column per output position.
+  Columns,
+};
+
+/// The patches of `input`: element (n, g, o, c, k) is
+/// input[n, g, c, o * stride + k * dilation], laid out as `layout` says.
+Value im2col(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> kernel,
+             ArrayRef<int64_t> outputSizes,
+             const ConvolutionGeometry &geometry, Patches layout) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t d = geometry.spatialRank();
+  int64_t loops = 3 + 2 * d;
+  bool rows = layout == Patches::Rows;
+  // The loop positions of c, k_i and o_i (n and g are 0 and 1).
+  int64_t c = rows ? 2 + d : 2;
+  auto k = [&](int64_t i) { return rows ? 3 + d + i : 3 + i; };
+  auto o = [&](int64_t i) { return rows ? 2 + i : 3 + d + i; };
+  SmallVector<int64_t> shape(type.getShape().take_front(2));
+  if (rows)
+    llvm::append_range(shape, outputSizes);
+  shape.push_back(type.getDimSize(2));
+  llvm::append_range(shape, kernel);
+  if (!rows)
+    llvm::append_range(shape, outputSizes);
+  SmallVector<AffineExpr> in = {b.getAffineDimExpr(0), b.getAffineDimExpr(1),
+                                b.getAffineDimExpr(c)};
+  for (int64_t i = 0; i < d; ++i)
+    in.push_back(b.getAffineDimExpr(o(i)) * geometry.strides[i] +
+                 b.getAffineDimExpr(k(i)) * geometry.dilations[i]);
+  SmallVector<Value> dynamic;
+  if (type.isDynamicDim(0))
+    dynamic.push_back(tensor::DimOp::create(b, loc, input, 0));
+  Value init =
+      tensor::EmptyOp::create(b, loc, shape, type.getElementType(), dynamic);
+  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, in, b.getContext()),
+                                 b.getMultiDimIdentityMap(loops)};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{input},
+             ValueRange{init}, maps,
+             SmallVector<utils::IteratorType>(loops,
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, args[0]);
+             })
+      .getResult(0);
+}
+
+/// The loops (n, g, m, n', k) of a batched product over images and groups
+/// and its maps for A, B and C.
+SmallVector<AffineMap> productMaps(MLIRContext *ctx, ArrayRef<unsigned> a,
+                                   ArrayRef<unsigned> b) {
+  auto dims = [&](ArrayRef<unsigned> positions) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned p : positions)
+      exprs.push_back(getAffineDimExpr(p, ctx));
+    return AffineMap::get(5, 0, exprs, ctx);
+  };
+  return {dims(a), dims(b), dims({0, 1, 2, 3})};
+}
+
+SmallVector<utils::IteratorType> productIterators() {
+  SmallVector<utils::IteratorType> iterators(4,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  return iterators;
+}
+
+/// [G, F, C * K] @ [N, G, C * K, O] -> [N, G, F, O], accumulated into
+/// `init` (the result's own layout): `columns` is the input itself
+/// ([N, G, C, O...], a 1 x 1 kernel with unit strides) or its patches
+/// ([N, G, C, K..., O...]).
+Value columnsProduct(OpBuilder &b, Location loc, Value columns,
+                     Value weight, Value init, int64_t d) {
+  int64_t rank = cast<RankedTensorType>(columns.getType()).getRank();
+  SmallVector<ReassociationIndices> groups = {{0}, {1}};
+  ReassociationIndices depth, positions;
+  for (int64_t i = 2; i < rank - d; ++i)
+    depth.push_back(i);
+  for (int64_t i = rank - d; i < rank; ++i)
+    positions.push_back(i);
+  groups.push_back(depth);
+  groups.push_back(positions);
+  Value rhs = tensor::CollapseShapeOp::create(b, loc, columns, groups);
+  Value lhs = tensor::CollapseShapeOp::create(b, loc, weight,
+                                              mergeTrailing(2, 3 + d));
+  SmallVector<ReassociationIndices> outGroups = mergeTrailing(3, 3 + d);
+  Value acc = tensor::CollapseShapeOp::create(b, loc, init, outGroups);
+  // Loops (n, g, f, o, c): A [G, F, C * K] is the same for every image.
+  Value product =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
+          ValueRange{acc},
+          productMaps(b.getContext(), {1, 2, 4}, {0, 1, 4, 3}),
+          productIterators(), multiplyAccumulate)
+          .getResult(0);
+  return tensor::ExpandShapeOp::create(b, loc, init.getType(), product,
+                                       outGroups);
+}
+
+/// The patch rows [N, G, O, C * K] @ [G, F, C *
+/// K].T -> [N, G, O, F], transposed to [N, G, F, O] and added to `init`.
+Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
+                   Value init, const ConvolutionGeometry &geometry) {
+  auto wType = cast<RankedTensorType>(weight.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  Type et = outType.getElementType();
+  int64_t d = geometry.spatialRank();
+  Value rows = im2col(b, loc, input, wType.getShape().drop_front(3),
+                      outType.getShape().drop_front(3), geometry,
+                      Patches::Rows);
+  // [N, G, O..., C, K...] -> [N, G, O, C * K]; [G, F, C, K...] -> [G, F,
+  // C * K].
+  SmallVector<ReassociationIndices> rowGroups = {{0}, {1}};
+  ReassociationIndices positions, depth;
+  for (int64_t i = 0; i < d; ++i)
+    positions.push_back(2 + i);
+  for (int64_t i = 0; i <= d; ++i)
+    depth.push_back(2 + d + i);
+  rowGroups.push_back(positions);
+  rowGroups.push_back(depth);
+  Value lhs = tensor::CollapseShapeOp::create(b, loc, rows, rowGroups);
+  Value rhs = tensor::CollapseShapeOp::create(b, loc, weight,
+                                              mergeTrailing(2, 3 + d));
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  SmallVector<int64_t> productShape(lhsType.getShape().take_front(3));
+  productShape.push_back(outType.getDimSize(2));
+  SmallVector<Value> dynamic;
+  if (lhsType.isDynamicDim(0))
+    dynamic.push_back(tensor::DimOp::create(b, loc, lhs, 0));
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
+  Value empty = tensor::EmptyOp::create(b, loc, productShape, et, dynamic);
+  Value acc = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  // Loops (n, g, o, f, c): B [G, F, C * K] transposed, the same for every
+  // image.
+  Value product =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
+          ValueRange{acc},
+          productMaps(b.getContext(), {0, 1, 2, 4}, {1, 3, 4}),
+          productIterators(), multiplyAccumulate)
+          .getResult(0);
+  // [N, G, O, F] -> [N, G, F, O...], plus the initial value unless it is
+  // zero.
+  SmallVector<ReassociationIndices> outGroups = mergeTrailing(3, 3 + d);
+  Value out = tensor::CollapseShapeOp::create(b, loc, init, outGroups);
+  MLIRContext *ctx = b.getContext();
+  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  AffineMap transposed = AffineMap::get(4, 0, {dim(0), dim(1), dim(3),
+                                               dim(2)}, ctx);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(4, ctx);
+  bool add = !isZeroFill(init);
+  SmallVector<Value> inputs = {product};
+  SmallVector<AffineMap> maps = {transposed};
+  if (add) {
+    inputs.push_back(out);
+    maps.push_back(identity);
+  }
+  maps.push_back(identity);
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{out.getType()}, inputs, ValueRange{out}, maps,
+          SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+          [add](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value v = args[0];
+            if (add)
+              v = isa<FloatType>(v.getType())
+                      ? arith::AddFOp::create(nb, nloc, v, args[1])
+                            .getResult()
+                      : arith::AddIOp::create(nb, nloc, v, args[1])
+                            .getResult();
+            linalg::YieldOp::create(nb, nloc, v);
+          })
+          .getResult(0);
+  return tensor::ExpandShapeOp::create(b, loc, outType, result, outGroups);
+}
+
+/// A convolution with more than one input channel per group as a product.
+Value asMatmul(OpBuilder &b, linalg::GenericOp conv,
+               const ConvolutionGeometry &geometry) {
+  Location loc = conv.getLoc();
+  Value input = conv.getDpsInputOperand(0)->get();
+  Value weight = conv.getDpsInputOperand(1)->get();
+  Value init = conv.getDpsInitOperand(0)->get();
+  auto wType = cast<RankedTensorType>(weight.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  int64_t d = geometry.spatialRank();
+  ArrayRef<int64_t> kernel = wType.getShape().drop_front(3);
+  ArrayRef<int64_t> outputSizes = outType.getShape().drop_front(3);
+  bool pointwise =
+      llvm::all_of(kernel, [](int64_t k) { return k == 1; }) &&
+      llvm::all_of(geometry.strides, [](int64_t s) { return s == 1; }) &&
+      cast<RankedTensorType>(input.getType()).getShape().drop_front(3) ==
+          outputSizes;
+  if (pointwise)
+    return columnsProduct(b, loc, input, weight, init, d);
+  int64_t depth = wType.getDimSize(2);
+  for (int64_t k : kernel)
+    depth *= k;
+  if (depth < kRowsMinDepth)
+    return columnsProduct(
+        b, loc,
+        im2col(b, loc, input, kernel, outputSizes, geometry, Patches::Columns),
+        weight, init, d);
+  return patchProduct(b, loc, input, weight, init, geometry);
+}
+
+struct TTCPUConvolutionsPass
+    : public tt::impl::TTCPUConvolutionsBase<TTCPUConvolutionsPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::GenericOp, ConvolutionGeometry>> convs;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (std::optional<ConvolutionGeometry> geometry = matchConvolution(op))
+        convs.emplace_back(op, std::move(*geometry));
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto &[conv, geometry] : convs) {
+      auto wType =
+          cast<RankedTensorType>(conv.getDpsInputOperand(1)->get().getType());
+      if (wType.getDimSize(2) == 1)
+        continue; // depthwise: the direct reduction
+      rewriter.setInsertionPoint(conv);
+      Value result = asMatmul(rewriter, conv, geometry);
+      rewriter.replaceOp(conv, result);
+    }
+  }
+};
+
+} // namespace

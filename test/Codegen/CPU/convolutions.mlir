@@ -1,0 +1,70 @@
+// RUN: tiny-opt %s --tt-to-linalg --tt-cpu-convolutions --canonicalize -split-input-file --mlir-print-local-scope | FileCheck %s
+// RUN: tiny-opt %s --tt-optimize -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=OPT
+// RUN: tiny-opt %s --tt-optimize=conv-matmul=false -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=OFF
+
+// The CPU strategy for convolutions, one function per shape class.
+
+// A deep product (C * K = 360): the patches as rows [O, C * K] (im2col),
+// times the weights [F, C * K] transposed, then [O, F] -> [F, O].
+// CHECK-LABEL: func.func @deep
+// CHECK: %[[ROWS:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d4, d2 + d5, d3 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4, d5, d6)>]
+// CHECK-SAME: outs(%{{.*}} : tensor<1x1x9x7x40x3x3xf32>)
+// CHECK: %[[A:.*]] = tensor.collapse_shape %[[ROWS]] {{\[}}[0], [1], [2, 3], [4, 5, 6]] : tensor<1x1x9x7x40x3x3xf32> into tensor<1x1x63x360xf32>
+// CHECK: %[[B:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x17x40x3x3xf32> into tensor<1x17x360xf32>
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[A]], %[[B]] :
+// CHECK-SAME: outs(%{{.*}} : tensor<1x1x63x17xf32>)
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} ins(%[[P]] : tensor<1x1x63x17xf32>)
+// CHECK-NOT: arith.addf
+// CHECK: return
+// OPT-LABEL: func.func @deep
+// OPT: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]
+// OPT: iterator_types = ["parallel", "parallel", "reduction"]
+// OPT-NOT: "reduction", "reduction"
+// OFF-LABEL: func.func @deep
+// OFF: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+func.func @deep(%x: tensor<1x40x9x7xf32>, %w: tensor<17x40x3x3xf32>) -> tensor<1x17x9x7xf32> {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [1, 1] pad_high = [1, 1] groups = 1 : (tensor<1x40x9x7xf32>, tensor<17x40x3x3xf32>) -> tensor<1x17x9x7xf32>
+  return %0 : tensor<1x17x9x7xf32>
+}
+
+// -----
+
+// A shallow product (ResNet's stem: C * K = 147): the patches as columns
+// [C * K, O], the weights [F, C * K] on the left, the result [F, O] in
+// place.
+// CHECK-LABEL: func.func @shallow
+// OPT-LABEL: func.func @shallow
+// CHECK: %[[COLS:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5 * 2 + d3, d6 * 2 + d4)>
+// CHECK-SAME: outs(%{{.*}} : tensor<2x1x3x7x7x5x5xf32>)
+// CHECK: %[[B:.*]] = tensor.collapse_shape %[[COLS]] {{\[}}[0], [1], [2, 3, 4], [5, 6]] : tensor<2x1x3x7x7x5x5xf32> into tensor<2x1x147x25xf32>
+// CHECK: %[[A:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x8x3x7x7xf32> into tensor<1x8x147xf32>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], {{.*}} ins(%[[A]], %[[B]] : tensor<1x8x147xf32>, tensor<2x1x147x25xf32>)
+// CHECK-SAME: outs(%{{.*}} : tensor<2x1x8x25xf32>)
+func.func @shallow(%x: tensor<2x3x16x16xf32>, %w: tensor<8x3x7x7xf32>) -> tensor<2x8x5x5xf32> {
+  %0 = tt.conv %x, %w strides = [2, 2] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 1 : (tensor<2x3x16x16xf32>, tensor<8x3x7x7xf32>) -> tensor<2x8x5x5xf32>
+  return %0 : tensor<2x8x5x5xf32>
+}
+
+// -----
+
+// 1 x 1 with unit strides, in 2 groups: the input is the right operand as
+// it is (a view), no patches are copied.
+// CHECK-LABEL: func.func @pointwise
+// CHECK-NOT: d2 + d5
+// CHECK: %[[B:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2], [3, 4]] : tensor<2x2x3x5x7xf32> into tensor<2x2x3x35xf32>
+// CHECK: %[[A:.*]] = tensor.collapse_shape %{{.*}} : tensor<2x2x3x1x1xf32> into tensor<2x2x3xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<2x2x3xf32>, tensor<2x2x3x35xf32>)
+func.func @pointwise(%x: tensor<2x6x5x7xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<2x4x5x7xf32> {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 2 : (tensor<2x6x5x7xf32>, tensor<4x3x1x1xf32>) -> tensor<2x4x5x7xf32>
+  return %0 : tensor<2x4x5x7xf32>
+}
+
+// -----
+
+// Depthwise (one input channel per group): left a direct reduction.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+func.func @depthwise(%x: tensor<1x5x8x8xf32>, %w: tensor<5x1x3x3xf32>) -> tensor<1x5x6x6xf32> {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 5 : (tensor<1x5x8x8xf32>, tensor<5x1x3x3xf32>) -> tensor<1x5x6x6xf32>
+  return %0 : tensor<1x5x6x6xf32>
+}

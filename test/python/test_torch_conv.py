@@ -1,0 +1,122 @@
+"""tinytensor.torch: convolutions as one tt.conv each, against PyTorch
+eager on awkward shapes: every shape class of the CPU strategy
+(tt-cpu-convolutions: patches as rows or columns of a product, 1 x 1 as a
+free view, depthwise as a direct reduction), groups that do not divide 8,
+dilation, 1-D and 3-D, transposed convolutions, batch 1 and 7."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import tinytensor.torch as ttorch  # noqa: E402
+from tinytensor import compiler  # noqa: E402
+from tinytensor.torch import UnsupportedOpError  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _seed():
+    torch.manual_seed(0)
+
+
+def check(model, *inputs, rtol=1e-5, atol=1e-5):
+    model = model.eval()
+    got = ttorch.jit(model)(*inputs)
+    with torch.no_grad():
+        expected = model(*inputs)
+    assert got.shape == expected.shape
+    torch.testing.assert_close(got, expected, rtol=rtol, atol=atol)
+
+
+# (in channels, out channels, kernel, kwargs, input spatial size): each
+# class of the strategy, with sizes that fill no vector or register tile.
+CONV2D = [
+    (3, 64, 7, dict(stride=2, padding=3), (37, 29)),      # stem: columns
+    (20, 24, 3, dict(padding=1), (13, 11)),               # depth 180
+    (40, 17, 3, dict(padding=1), (9, 7)),                 # depth 360: rows
+    (64, 33, 3, dict(stride=2, padding=1), (15, 12)),     # rows, strided
+    (70, 10, 1, dict(), (9, 5)),                          # 1 x 1: free view
+    (21, 12, 1, dict(stride=2), (11, 7)),                 # 1 x 1 strided
+    (9, 15, 3, dict(groups=3, padding=2, dilation=2), (10, 13)),
+    (30, 18, 3, dict(groups=3, padding=1), (6, 5)),       # grouped, rows
+    (7, 7, 3, dict(groups=7, padding=1), (12, 9)),        # depthwise
+    (5, 15, 5, dict(groups=5, stride=2, padding=2), (11, 14)),  # multiplier
+    (6, 4, (2, 5), dict(stride=(1, 3), padding=(1, 0)), (8, 16)),
+    (4, 6, 3, dict(padding="same", dilation=(1, 2)), (9, 10)),
+    (4, 6, 4, dict(padding="same"), (9, 10)),             # even kernel
+    (4, 6, 3, dict(padding="valid", bias=False), (5, 9)),
+]
+
+
+@pytest.mark.parametrize("batch", [1, 7])
+@pytest.mark.parametrize("cin,cout,kernel,kwargs,size", CONV2D, ids=str)
+def test_conv2d_shape_classes(batch, cin, cout, kernel, kwargs, size):
+    check(nn.Conv2d(cin, cout, kernel, **kwargs),
+          torch.randn(batch, cin, *size))
+
+
+def test_conv2d_float64():
+    check(nn.Conv2d(12, 9, 3, padding=1).double(),
+          torch.randn(2, 12, 7, 6, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("kwargs", [dict(), dict(stride=2, padding=1),
+                                    dict(groups=3, dilation=2)], ids=str)
+def test_conv3d(kwargs):
+    check(nn.Conv3d(6, 9, 3, **kwargs), torch.randn(2, 6, 7, 5, 8))
+
+
+def test_conv1d_deep_and_depthwise():
+    check(nn.Conv1d(96, 20, 5, padding=2), torch.randn(3, 96, 13))
+    check(nn.Conv1d(11, 11, 3, groups=11), torch.randn(1, 11, 9))
+
+
+@pytest.mark.parametrize("module,kwargs,shape", [
+    (nn.ConvTranspose2d, dict(in_channels=4, out_channels=3, kernel_size=3,
+                              stride=2, padding=1, output_padding=1),
+     (2, 4, 5, 6)),
+    (nn.ConvTranspose2d, dict(in_channels=6, out_channels=9, kernel_size=(3, 2),
+                              stride=(2, 1), padding=(0, 2), dilation=(1, 2),
+                              groups=3), (1, 6, 5, 5)),
+    (nn.ConvTranspose2d, dict(in_channels=5, out_channels=7, kernel_size=4,
+                              stride=3, padding=4), (7, 5, 4, 3)),
+    (nn.ConvTranspose1d, dict(in_channels=2, out_channels=5, kernel_size=4,
+                              stride=3, padding=2), (3, 2, 7)),
+    (nn.ConvTranspose3d, dict(in_channels=2, out_channels=3, kernel_size=2,
+                              stride=2, bias=False), (1, 2, 3, 4, 3)),
+], ids=["2d", "2d-groups-dilation", "2d-padding-beyond-kernel", "1d", "3d"])
+def test_conv_transpose(module, kwargs, shape):
+    check(module(**kwargs), torch.randn(*shape))
+
+
+def test_one_tt_conv_per_convolution():
+    """A depthwise layer over 96 channels is one tt.conv (not a matmul per
+    group), and the CPU strategy turns the dense one into a product."""
+    model = nn.Sequential(nn.Conv2d(8, 96, 1), nn.ReLU(),
+                          nn.Conv2d(96, 96, 3, padding=1, groups=96),
+                          nn.Conv2d(96, 16, 3, padding=1)).eval()
+    run = ttorch.jit(model)
+    x = torch.randn(1, 8, 10, 10)
+    with torch.no_grad():
+        torch.testing.assert_close(run(x), model(x), rtol=1e-5, atol=1e-5)
+    compiled = ttorch.compile(model, x, output_type="tt")
+    assert str(compiled).count("tt.conv") == 3
+    assert "tt.matmul" not in str(compiled)
+
+
+def test_conv_matmul_off_computes_the_same(monkeypatch):
+    """tt-optimize's conv-matmul=false keeps every convolution a direct
+    reduction (the generic path); the results are the same."""
+    monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS", "conv-matmul=false")
+    check(nn.Conv2d(20, 12, 3, padding=1, stride=2), torch.randn(2, 20, 9, 8))
+
+
+def test_mixed_dtypes_are_an_error():
+    class Mixed(nn.Module):
+        def forward(self, x, w):
+            return F.conv2d(x, w)
+    with pytest.raises(Exception, match="convolution"):
+        ttorch.jit(Mixed())(torch.randn(1, 2, 5, 5),
+                            torch.randn(3, 2, 3, 3, dtype=torch.float64))
+
