@@ -84,7 +84,8 @@ bool isZeroFill(Value value) {
 
 /// How im2col lays out the patches of an input [N, G, C, S...].
 enum class Patches {
-  /// [N, G, O..., C, K...]: one row [C * K] per output position.
+  /// [G, N, O..., C, K...]: one row [C * K] per output position, the
+  /// images' rows one after the other.
   Rows,
   /// [N, G, C, K..., O...]: one column per output position.
   Columns,
@@ -99,18 +100,19 @@ Value im2col(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> kernel,
   int64_t d = geometry.spatialRank();
   int64_t loops = 3 + 2 * d;
   bool rows = layout == Patches::Rows;
-  // The loop positions of c, k_i and o_i (n and g are 0 and 1).
-  int64_t c = rows ? 2 + d : 2;
+  // The loop positions of n, g, c, k_i and o_i.
+  int64_t n = rows ? 1 : 0, g = rows ? 0 : 1, c = rows ? 2 + d : 2;
   auto k = [&](int64_t i) { return rows ? 3 + d + i : 3 + i; };
   auto o = [&](int64_t i) { return rows ? 2 + i : 3 + d + i; };
-  SmallVector<int64_t> shape(type.getShape().take_front(2));
+  SmallVector<int64_t> shape = {type.getDimSize(rows ? 1 : 0),
+                                type.getDimSize(rows ? 0 : 1)};
   if (rows)
     llvm::append_range(shape, outputSizes);
   shape.push_back(type.getDimSize(2));
   llvm::append_range(shape, kernel);
   if (!rows)
     llvm::append_range(shape, outputSizes);
-  SmallVector<AffineExpr> in = {b.getAffineDimExpr(0), b.getAffineDimExpr(1),
+  SmallVector<AffineExpr> in = {b.getAffineDimExpr(n), b.getAffineDimExpr(g),
                                 b.getAffineDimExpr(c)};
   for (int64_t i = 0; i < d; ++i)
     in.push_back(b.getAffineDimExpr(o(i)) * geometry.strides[i] +
@@ -185,8 +187,9 @@ Value columnsProduct(OpBuilder &b, Location loc, Value columns,
                                        outGroups);
 }
 
-/// The patch rows [N, G, O, C * K] @ [G, F, C *
-/// K].T -> [N, G, O, F], transposed to [N, G, F, O] and added to `init`.
+/// The patch rows of all images, [G, N * O, C * K] @ [G, F, C * K].T ->
+/// [G, N * O, F] (one product per group: the weights are packed once for
+/// all images), transposed to [N, G, F, O...] and added to `init`.
 Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
                    Value init, const ConvolutionGeometry &geometry) {
   auto wType = cast<RankedTensorType>(weight.getType());
@@ -196,45 +199,54 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
   Value rows = im2col(b, loc, input, wType.getShape().drop_front(3),
                       outType.getShape().drop_front(3), geometry,
                       Patches::Rows);
-  // [N, G, O..., C, K...] -> [N, G, O, C * K]; [G, F, C, K...] -> [G, F,
+  // [G, N, O..., C, K...] -> [G, N * O, C * K]; [G, F, C, K...] -> [G, F,
   // C * K].
-  SmallVector<ReassociationIndices> rowGroups = {{0}, {1}};
-  ReassociationIndices positions, depth;
+  ReassociationIndices positions = {1}, depth;
   for (int64_t i = 0; i < d; ++i)
     positions.push_back(2 + i);
   for (int64_t i = 0; i <= d; ++i)
     depth.push_back(2 + d + i);
-  rowGroups.push_back(positions);
-  rowGroups.push_back(depth);
-  Value lhs = tensor::CollapseShapeOp::create(b, loc, rows, rowGroups);
+  Value lhs = tensor::CollapseShapeOp::create(
+      b, loc, rows, SmallVector<ReassociationIndices>{{0}, positions, depth});
   Value rhs = tensor::CollapseShapeOp::create(b, loc, weight,
                                               mergeTrailing(2, 3 + d));
   auto lhsType = cast<RankedTensorType>(lhs.getType());
-  SmallVector<int64_t> productShape(lhsType.getShape().take_front(3));
-  productShape.push_back(outType.getDimSize(2));
+  SmallVector<int64_t> productShape = {lhsType.getDimSize(0),
+                                       lhsType.getDimSize(1),
+                                       outType.getDimSize(2)};
   SmallVector<Value> dynamic;
-  if (lhsType.isDynamicDim(0))
-    dynamic.push_back(tensor::DimOp::create(b, loc, lhs, 0));
+  if (lhsType.isDynamicDim(1))
+    dynamic.push_back(tensor::DimOp::create(b, loc, lhs, 1));
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
   Value empty = tensor::EmptyOp::create(b, loc, productShape, et, dynamic);
   Value acc = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-  // Loops (n, g, o, f, c): B [G, F, C * K] transposed, the same for every
-  // image.
-  Value product =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
-          ValueRange{acc},
-          productMaps(b.getContext(), {0, 1, 2, 4}, {1, 3, 4}),
-          productIterators(), multiplyAccumulate)
-          .getResult(0);
-  // [N, G, O, F] -> [N, G, F, O...], plus the initial value unless it is
-  // zero.
-  SmallVector<ReassociationIndices> outGroups = mergeTrailing(3, 3 + d);
-  Value out = tensor::CollapseShapeOp::create(b, loc, init, outGroups);
+  // Loops (g, m, f, c): B [G, F, C * K] transposed.
   MLIRContext *ctx = b.getContext();
   auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  AffineMap transposed = AffineMap::get(4, 0, {dim(0), dim(1), dim(3),
-                                               dim(2)}, ctx);
+  SmallVector<AffineMap> productMaps = {
+      AffineMap::get(4, 0, {dim(0), dim(1), dim(3)}, ctx),
+      AffineMap::get(4, 0, {dim(0), dim(2), dim(3)}, ctx),
+      AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value product =
+      linalg::GenericOp::create(b, loc, TypeRange{acc.getType()},
+                                ValueRange{lhs, rhs}, ValueRange{acc},
+                                productMaps, iterators, multiplyAccumulate)
+          .getResult(0);
+  // [G, N * O, F] -> [G, N, O, F] -> [N, G, F, O...], plus the initial
+  // value unless it is zero.
+  SmallVector<int64_t> split = {outType.getDimSize(1), outType.getDimSize(0),
+                                1, outType.getDimSize(2)};
+  for (int64_t size : outType.getShape().drop_front(3))
+    split[2] *= size;
+  product = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(split, et), product,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+  SmallVector<ReassociationIndices> outGroups = mergeTrailing(3, 3 + d);
+  Value out = tensor::CollapseShapeOp::create(b, loc, init, outGroups);
+  AffineMap transposed =
+      AffineMap::get(4, 0, {dim(1), dim(0), dim(3), dim(2)}, ctx);
   AffineMap identity = AffineMap::getMultiDimIdentityMap(4, ctx);
   bool add = !isZeroFill(init);
   SmallVector<Value> inputs = {product};

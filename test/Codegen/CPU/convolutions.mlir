@@ -4,16 +4,18 @@
 
 // The CPU strategy for convolutions, one function per shape class.
 
-// A deep product (C * K = 360): the patches as rows [O, C * K] (im2col),
-// times the weights [F, C * K] transposed, then [O, F] -> [F, O].
+// A deep product (C * K = 360): the patches as rows [G, N * O, C * K]
+// (im2col), times the weights [G, F, C * K] transposed, then [G, N, O, F]
+// -> [N, G, F, O].
 // CHECK-LABEL: func.func @deep
-// CHECK: %[[ROWS:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d4, d2 + d5, d3 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4, d5, d6)>]
+// CHECK: %[[ROWS:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d0, d4, d2 + d5, d3 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4, d5, d6)>]
 // CHECK-SAME: outs(%{{.*}} : tensor<1x1x9x7x40x3x3xf32>)
-// CHECK: %[[A:.*]] = tensor.collapse_shape %[[ROWS]] {{\[}}[0], [1], [2, 3], [4, 5, 6]] : tensor<1x1x9x7x40x3x3xf32> into tensor<1x1x63x360xf32>
+// CHECK: %[[A:.*]] = tensor.collapse_shape %[[ROWS]] {{\[}}[0], [1, 2, 3], [4, 5, 6]] : tensor<1x1x9x7x40x3x3xf32> into tensor<1x63x360xf32>
 // CHECK: %[[B:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x17x40x3x3xf32> into tensor<1x17x360xf32>
-// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[A]], %[[B]] :
-// CHECK-SAME: outs(%{{.*}} : tensor<1x1x63x17xf32>)
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} ins(%[[P]] : tensor<1x1x63x17xf32>)
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[A]], %[[B]] :
+// CHECK-SAME: outs(%{{.*}} : tensor<1x63x17xf32>)
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[P]] {{\[}}[0], [1, 2], [3]] output_shape [1, 1, 63, 17]
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} ins(%[[E]] : tensor<1x1x63x17xf32>)
 // CHECK-NOT: arith.addf
 // CHECK: return
 // OPT-LABEL: func.func @deep
@@ -32,6 +34,19 @@ func.func @deep(%x: tensor<1x40x9x7xf32>, %w: tensor<17x40x3x3xf32>) -> tensor<1
 // A shallow product (ResNet's stem: C * K = 147): the patches as columns
 // [C * K, O], the weights [F, C * K] on the left, the result [F, O] in
 // place.
+// The rows of all images are one product per group (the weights are
+// packed once): [G, N * O, C * K] with a dynamic batch.
+// CHECK-LABEL: func.func @deep_dynamic_batch
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5, 6]] : tensor<1x?x3x3x40x3x3xf32> into tensor<1x?x360xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x?x17xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2], [3]] output_shape [1, %{{.*}}, 9, 17] : tensor<1x?x17xf32> into tensor<1x?x9x17xf32>
+func.func @deep_dynamic_batch(%x: tensor<?x40x5x5xf32>, %w: tensor<17x40x3x3xf32>) -> tensor<?x17x3x3xf32> {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 1 : (tensor<?x40x5x5xf32>, tensor<17x40x3x3xf32>) -> tensor<?x17x3x3xf32>
+  return %0 : tensor<?x17x3x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @shallow
 // OPT-LABEL: func.func @shallow
 // CHECK: %[[COLS:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5 * 2 + d3, d6 * 2 + d4)>
