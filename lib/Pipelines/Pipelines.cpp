@@ -42,8 +42,11 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(tt::createConvertTTToLinalg());
-  if (options.convMatmul)
-    pm.addNestedPass<func::FuncOp>(tt::createTTCPUConvolutions());
+  if (options.convMatmul) {
+    tt::TTCPUConvolutionsOptions convolutions;
+    convolutions.channelsLastDepthwise = options.depthwiseChannelsLast;
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPUConvolutions(convolutions));
+  }
   pm.addPass(createCanonicalizerPass());
   if (options.fusion) {
     // Unit dimensions (keepdims reductions are built as [rows, 1, cols])

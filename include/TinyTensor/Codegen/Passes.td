@@ -107,13 +107,23 @@ def TTCPUConvolutions : Pass<"tt-cpu-convolutions", "func::FuncOp"> {
       `linalg.generic`); a deeper one `[O, C * K] @ [F, C * K].T` over the
       patches as rows (`[N, G, O..., C, K...]`), its `[O, F]` result
       transposed. The result is `[N, F, O...]` either way.
-    - one input channel per group (depthwise): left as it is, a reduction
-      over the kernel window per output element.
+    - one input and one output channel per group (depthwise): computed
+      channels last, the padded input transposed to `[N, S..., C]`, the
+      window sums vectorised along the channels (contiguous whatever the
+      strides), the result transposed back (`channels-last-depthwise`);
+      with a channel multiplier, or with the option off, the direct
+      reduction over the window per output element.
 
     `tt-optimize` runs the pass right after `--tt-to-linalg` unless
     `conv-matmul=false` (`tt-lower-to-nvvm` turns it off); the
     measurements behind the choices are in `Convolutions.cpp`.
   }];
+  let options = [
+    Option<"channelsLastDepthwise", "channels-last-depthwise", "bool",
+           /*default=*/"true",
+           "Compute depthwise convolutions channels last (vectors of "
+           "channels) instead of as the direct reduction">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }

@@ -44,6 +44,12 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
                      "CPU's strategy (--tt-cpu-convolutions right after "
                      "tt-to-linalg; tt-lower-to-nvvm turns it off)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> depthwiseChannelsLast{
+      *this, "channels-last-depthwise",
+      llvm::cl::desc("With conv-matmul: compute depthwise convolutions "
+                     "channels last, vectors of channels "
+                     "(--tt-cpu-convolutions' channels-last-depthwise)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> sinkRowSelections{
       *this, "sink-row-selections",
       llvm::cl::desc("Compute only the rows of a value that its uses select "

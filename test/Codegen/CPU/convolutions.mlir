@@ -1,6 +1,7 @@
 // RUN: tiny-opt %s --tt-to-linalg --tt-cpu-convolutions --canonicalize -split-input-file --mlir-print-local-scope | FileCheck %s
 // RUN: tiny-opt %s --tt-optimize -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=OPT
 // RUN: tiny-opt %s --tt-optimize=conv-matmul=false -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=OFF
+// RUN: tiny-opt %s --tt-to-linalg '--tt-cpu-convolutions=channels-last-depthwise=false' -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=DIRECT
 
 // The CPU strategy for convolutions, one function per shape class.
 
@@ -76,10 +77,36 @@ func.func @pointwise(%x: tensor<2x6x5x7xf32>, %w: tensor<4x3x1x1xf32>) -> tensor
 
 // -----
 
-// Depthwise (one input channel per group): left a direct reduction.
+// Depthwise (one input and one output channel per group): channels last,
+// the input [N, C, S] transposed to [N, S, C], the weights to [K..., C],
+// the window sums vectorised along the channels, the result transposed
+// back.
 // CHECK-LABEL: func.func @depthwise
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK: %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<1x5x8x8xf32> into tensor<1x5x64xf32>
+// CHECK: %[[XT:.*]] = linalg.transpose ins(%[[X]] : tensor<1x5x64xf32>) outs(%{{.*}} : tensor<1x64x5xf32>) permutation = [0, 2, 1]
+// CHECK: %[[XL:.*]] = tensor.expand_shape %[[XT]] {{.*}} into tensor<1x8x8x5xf32>
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<5x9xf32>) outs(%{{.*}} : tensor<9x5xf32>) permutation = [1, 0]
+// CHECK: %[[W:.*]] = tensor.expand_shape %{{.*}} into tensor<3x3x5xf32>
+// CHECK: %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d4, d2 + d5, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[XL]], %[[W]] :
+// CHECK: %[[SC:.*]] = tensor.collapse_shape %[[S]] {{.*}} into tensor<1x36x5xf32>
+// CHECK: linalg.transpose ins(%[[SC]] : tensor<1x36x5xf32>) outs(%{{.*}} : tensor<1x5x36xf32>) permutation = [0, 2, 1]
+// The off switch keeps the direct reduction.
+// DIRECT-LABEL: func.func @depthwise
+// DIRECT: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// DIRECT-NOT: linalg.transpose
 func.func @depthwise(%x: tensor<1x5x8x8xf32>, %w: tensor<5x1x3x3xf32>) -> tensor<1x5x6x6xf32> {
   %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 5 : (tensor<1x5x8x8xf32>, tensor<5x1x3x3xf32>) -> tensor<1x5x6x6xf32>
   return %0 : tensor<1x5x6x6xf32>
+}
+
+// -----
+
+// A channel multiplier (two output channels per input channel) stays the
+// direct reduction.
+// CHECK-LABEL: func.func @multiplier
+// CHECK-NOT: linalg.transpose
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+func.func @multiplier(%x: tensor<1x3x8x8xf32>, %w: tensor<6x1x3x3xf32>) -> tensor<1x6x6x6xf32> {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 3 : (tensor<1x3x8x8xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
 }
