@@ -34,7 +34,8 @@ FAMILIES = [
     ("Sorting", ["sort", "topk"]),
     ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear"]),
     ("Vision", [
-        "convolution", "max_pool2d_with_indices", "max_pool2d", "avg_pool2d",
+        "convolution", "_convolution", "conv_tbc", "max_pool2d_with_indices",
+        "max_pool2d", "avg_pool2d",
         "avg_pool1d", "_adaptive_avg_pool2d", "adaptive_avg_pool2d",
         "_native_batch_norm_legit_no_training", "constant_pad_nd"]),
     ("Indexing", ["embedding", "index", "index_select", "gather", "slice",

@@ -1,7 +1,7 @@
 """tinytensor.torch: convolutions as one tt.conv each, against PyTorch
 eager on awkward shapes: every shape class of the CPU strategy
 (tt-cpu-convolutions: patches as rows or columns of a product, 1 x 1 as a
-free view, depthwise as a direct reduction), groups that do not divide 8,
+free view, depthwise channels last), groups that do not divide 8,
 dilation, 1-D and 3-D, transposed convolutions, batch 1 and 7."""
 
 import pytest
@@ -12,21 +12,7 @@ import torch.nn.functional as F  # noqa: E402
 
 import tinytensor.torch as ttorch  # noqa: E402
 from tinytensor import compiler  # noqa: E402
-from tinytensor.torch import UnsupportedOpError  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _seed():
-    torch.manual_seed(0)
-
-
-def check(model, *inputs, rtol=1e-5, atol=1e-5):
-    model = model.eval()
-    got = ttorch.jit(model)(*inputs)
-    with torch.no_grad():
-        expected = model(*inputs)
-    assert got.shape == expected.shape
-    torch.testing.assert_close(got, expected, rtol=rtol, atol=atol)
+from test_torch_vision import _seed, check  # noqa: E402,F401
 
 
 # (in channels, out channels, kernel, kwargs, input spatial size): each
@@ -88,6 +74,32 @@ def test_conv1d_deep_and_depthwise():
 ], ids=["2d", "2d-groups-dilation", "2d-padding-beyond-kernel", "1d", "3d"])
 def test_conv_transpose(module, kwargs, shape):
     check(module(**kwargs), torch.randn(*shape))
+
+
+def test_private_convolution_and_conv_tbc():
+    """aten._convolution (cuDNN's flags ignored) and aten.conv_tbc
+    (time-major 1-D convolution)."""
+    class Private(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(6, 2, 3, 2))
+
+        def forward(self, x):
+            return torch.ops.aten._convolution(
+                x, self.w, None, [2, 1], [1, 0], [1, 1], False, [0, 0], 2,
+                False, False, True, True)
+
+    class Tbc(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(3, 4, 5))
+            self.b = nn.Parameter(torch.randn(5))
+
+        def forward(self, x):
+            return torch.conv_tbc(x, self.w, self.b, 1)
+
+    check(Private(), torch.randn(3, 4, 7, 6))
+    check(Tbc(), torch.randn(9, 2, 4))
 
 
 def test_one_tt_conv_per_convolution():

@@ -68,17 +68,13 @@ SmallVector<ReassociationIndices> mergeTrailing(int64_t lead, int64_t rank) {
   return groups;
 }
 
-/// The multiply-accumulate body `acc + a * b`.
-void multiplyAccumulate(OpBuilder &b, Location loc, ValueRange args) {
-  Value p, s;
-  if (isa<FloatType>(args[0].getType())) {
-    p = arith::MulFOp::create(b, loc, args[0], args[1]);
-    s = arith::AddFOp::create(b, loc, args[2], p);
-  } else {
-    p = arith::MulIOp::create(b, loc, args[0], args[1]);
-    s = arith::AddIOp::create(b, loc, args[2], p);
-  }
-  linalg::YieldOp::create(b, loc, s);
+/// A zero-filled tensor; `dynamic` holds the sizes of its dynamic
+/// dimensions.
+Value zeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, Type et,
+            ValueRange dynamic) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
+  Value empty = tensor::EmptyOp::create(b, loc, shape, et, dynamic);
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
 
 /// True if `value` is a linalg.fill of zero.
@@ -187,7 +183,7 @@ Value columnsProduct(OpBuilder &b, Location loc, Value columns,
           b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
           ValueRange{acc},
           productMaps(b.getContext(), {1, 2, 4}, {0, 1, 4, 3}),
-          productIterators(), multiplyAccumulate)
+          productIterators(), buildMultiplyAccumulate)
           .getResult(0);
   return tensor::ExpandShapeOp::create(b, loc, init.getType(), product,
                                        outGroups);
@@ -223,9 +219,7 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
   SmallVector<Value> dynamic;
   if (lhsType.isDynamicDim(1))
     dynamic.push_back(tensor::DimOp::create(b, loc, lhs, 1));
-  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
-  Value empty = tensor::EmptyOp::create(b, loc, productShape, et, dynamic);
-  Value acc = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  Value acc = zeros(b, loc, productShape, et, dynamic);
   // Loops (g, m, f, c): B [G, F, C * K] transposed.
   MLIRContext *ctx = b.getContext();
   auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
@@ -238,7 +232,7 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
   Value product =
       linalg::GenericOp::create(b, loc, TypeRange{acc.getType()},
                                 ValueRange{lhs, rhs}, ValueRange{acc},
-                                productMaps, iterators, multiplyAccumulate)
+                                productMaps, iterators, buildMultiplyAccumulate)
           .getResult(0);
   // [G, N * O, F] -> [G, N, O, F] -> [N, G, F, O...], plus the initial
   // value unless it is zero.
@@ -399,9 +393,7 @@ Value depthwiseChannelsLast(OpBuilder &b, linalg::GenericOp conv,
   SmallVector<Value> dynamic;
   if (outType.isDynamicDim(0))
     dynamic.push_back(tensor::DimOp::create(b, loc, x, 0));
-  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
-  Value empty = tensor::EmptyOp::create(b, loc, outShape, et, dynamic);
-  Value acc = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  Value acc = zeros(b, loc, outShape, et, dynamic);
   int64_t loops = 2 + 2 * d;
   auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
   SmallVector<AffineExpr> in = {dim(0)}, wk, out = {dim(0)};
@@ -423,7 +415,7 @@ Value depthwiseChannelsLast(OpBuilder &b, linalg::GenericOp conv,
                    SmallVector<AffineMap>{AffineMap::get(loops, 0, in, ctx),
                                           AffineMap::get(loops, 0, wk, ctx),
                                           AffineMap::get(loops, 0, out, ctx)},
-                   iterators, multiplyAccumulate)
+                   iterators, buildMultiplyAccumulate)
                    .getResult(0);
   // [N, O..., C] -> [N, O, C] -> [N, C, O] -> [N, G, 1, O...].
   SmallVector<ReassociationIndices> outMerge = {{0}};

@@ -146,18 +146,20 @@ linalg::GenericOp tt::buildConvolution(OpBuilder &b, Location loc,
   return linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{input, weight},
       ValueRange{init}, convolutionMaps(b.getContext(), geometry),
-      convolutionIterators(geometry.spatialRank()),
-      [](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value product, sum;
-        if (isa<FloatType>(args[0].getType())) {
-          product = arith::MulFOp::create(nb, nloc, args[0], args[1]);
-          sum = arith::AddFOp::create(nb, nloc, args[2], product);
-        } else {
-          product = arith::MulIOp::create(nb, nloc, args[0], args[1]);
-          sum = arith::AddIOp::create(nb, nloc, args[2], product);
-        }
-        linalg::YieldOp::create(nb, nloc, sum);
-      });
+      convolutionIterators(geometry.spatialRank()), buildMultiplyAccumulate);
+}
+
+void tt::buildMultiplyAccumulate(OpBuilder &b, Location loc,
+                                 ValueRange args) {
+  Value product, sum;
+  if (isa<FloatType>(args[0].getType())) {
+    product = arith::MulFOp::create(b, loc, args[0], args[1]);
+    sum = arith::AddFOp::create(b, loc, args[2], product);
+  } else {
+    product = arith::MulIOp::create(b, loc, args[0], args[1]);
+    sum = arith::AddIOp::create(b, loc, args[2], product);
+  }
+  linalg::YieldOp::create(b, loc, sum);
 }
 
 std::optional<ConvolutionGeometry>

@@ -551,6 +551,13 @@ ATEN_OPS: Dict[str, Callable] = {
     "scalar_tensor": lambda v, dtype=None, **kw: _full((), v, dtype),
     "embedding": _embedding,
     "convolution": vision.convolution,
+    # cuDNN's flags (benchmark, deterministic, cudnn_enabled, allow_tf32)
+    # choose among kernels of equal results.
+    "_convolution": lambda x, w, b, stride, padding, dilation, transposed,
+        output_padding, groups, *flags: vision.convolution(
+            x, w, b, stride, padding, dilation, transposed, output_padding,
+            groups),
+    "conv_tbc": vision.conv_tbc,
     "max_pool2d_with_indices": lambda x, kernel_size, stride=(), padding=0,
         dilation=1, ceil_mode=False: (
             vision.max_pool(x, kernel_size, stride, padding, dilation,

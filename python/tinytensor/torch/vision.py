@@ -195,6 +195,19 @@ def convolution(x, weight, bias, stride, padding, dilation, transposed,
     return y
 
 
+def conv_tbc(x, weight, bias, pad=0):
+    """aten.conv_tbc: a 1-D convolution of a time-major input [T, B, C]
+    with weights [K, C, F], zero padding `pad` on both ends, result
+    [T', B, F]."""
+    x, w = as_tracer(x), as_tracer(weight)
+    if x.ndim != 3 or w.ndim != 3:
+        raise UnsupportedOpError(f"conv_tbc of a rank-{x.ndim} input with "
+                                 f"rank-{w.ndim} weights")
+    y = convolution(np.transpose(x, [1, 2, 0]), np.transpose(w, [2, 1, 0]),
+                    bias, [1], [int(pad)], [1], False, [0], 1)
+    return np.transpose(y, [2, 0, 1])
+
+
 def _pool_geometry(x, kernel, stride, padding, dilation, ceil_mode, nd):
     kernel = _tuple(kernel, nd)
     stride = _tuple(stride, nd) if stride not in (None, [], ()) else kernel

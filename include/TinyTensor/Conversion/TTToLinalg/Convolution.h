@@ -34,6 +34,10 @@ linalg::GenericOp buildConvolution(OpBuilder &b, Location loc, Value input,
                                    Value weight, Value init,
                                    const ConvolutionGeometry &geometry);
 
+/// The body of a product: yields `acc + a * b` of its block arguments (a,
+/// b, acc), floats or integers.
+void buildMultiplyAccumulate(OpBuilder &b, Location loc, ValueRange args);
+
 /// The geometry of `op` if it is a convolution in the form above (maps,
 /// iterators and a multiply-accumulate body), else nothing.
 std::optional<ConvolutionGeometry> matchConvolution(linalg::GenericOp op);
