@@ -5,13 +5,18 @@
 // channels per group, F output channels per group, a kernel of K elements
 // and O output positions:
 //
-// - C > 1: per image and group, `[F, C * K] @ [C * K, O]`. The weights
-//   [G, F, C, K...] are a free view; the right operand is the input seen
-//   as [N, G, C, O] for a 1 x 1 kernel with unit strides, else its patches
-//   [N, G, C, K..., O...] copied by one parallel generic (im2col, in the
-//   order that makes them [C * K, O] row-major). The product's result is
-//   [N, G, F, O...], the convolution's own layout, and the matmul kernels
-//   (packing, register tiles, bias and activation epilogues) apply.
+// - C > 1: a product in the matmul kernels (packing, register tiles, bias
+//   and activation epilogues), the weights [G, F, C, K...] a free view as
+//   [G, F, C * K]:
+//   - a 1 x 1 kernel with unit strides: `[F, C] @ [C, O]` per image and
+//     group, the input a free view as [N, G, C, O];
+//   - a product shallower than kRowsMinDepth: `[F, C * K] @ [C * K, O]`
+//     per image and group over the patches as columns, [N, G, C, K...,
+//     O...] (im2col, one parallel generic); the result is [N, G, F, O...],
+//     the convolution's own layout;
+//   - a deeper one: `[N * O, C * K] @ [F, C * K].T` per group over the
+//     patches as rows, [G, N, O..., C, K...] (the weights packed once for
+//     all images), its [N * O, F] result transposed to [N, F, O].
 // - C = 1 and F = 1 (depthwise): a matrix product would have a depth of K
 //   (9 for 3 x 3), far too shallow for its register tiles. The input is
 //   transposed to channels last and the window sums are vectorised along
