@@ -383,16 +383,20 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   unsigned numLoops = ranges.size();
   int64_t m = ranges[dims.m], n = ranges[dims.n], k = ranges[dims.k];
   auto [mr, nr] = matmulRegisterTile(lanes, target);
-  // Fewer columns than a register tile: the widest power of two vectors
-  // that fits them (the rest is a peeled tile), or all of them when they
-  // are fewer than a vector (a squeeze-excite's [C x 1] columns). A register tile of 3
-  // vectors is ten times slower: on a 2-core Xeon (AVX-512), f32 [96 x
-  // 576] @ [576 x n] took 16, 20, 389 and 51 us for n = 16, 32, 48, 80.
+  // Fewer columns than a register tile but at least two vectors: the
+  // widest power of two vectors that fits them (the rest is a peeled
+  // tile). A tile of 3 vectors is ten times slower: on a 2-core Xeon
+  // (AVX-512), f32 [96 x 576] @ [576 x n] took 16, 20, 389 and 51 us for
+  // n = 16, 32, 48, 80 (48: 25 us now). Below two vectors the tile takes
+  // all the columns: n = 20 is as slow as 48 was (145 us), but tiles of
+  // 16 + 4 made a generated 4,362-op graph's one-shot-bufferize 3.4 times
+  // slower (8.9 -> 30 s), from the extra peeled tiles of its many narrow
+  // products.
   if (n < nr)
-    nr = n < lanes ? n
-                   : static_cast<int64_t>(
-                         llvm::bit_floor(static_cast<uint64_t>(n / lanes))) *
-                         lanes;
+    nr = n < 2 * lanes ? n
+                       : static_cast<int64_t>(llvm::bit_floor(
+                             static_cast<uint64_t>(n / lanes))) *
+                             lanes;
   int64_t kr = kMatmulUnrollK;
 
   KernelConfig config;
