@@ -2,16 +2,11 @@
 how it groups failures and what its summary counts. The full runs are
 recorded in docs/testing.md."""
 
-import importlib.util
 import io
-import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-spec = importlib.util.spec_from_file_location(
-    "torch_mlir_e2e", os.path.join(ROOT, "scripts", "torch-mlir-e2e.py"))
-runner = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(runner)
+from scripts_loader import load_script
+
+runner = load_script("torch-mlir-e2e.py", "torch_mlir_e2e")
 
 
 def result(name, outcome, message=""):

@@ -513,14 +513,9 @@ def test_int64_is_computed_in_int64():
 
 
 def test_generated_aten_table_is_current():
-    import importlib.util
     import os
-    root = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
-    spec = importlib.util.spec_from_file_location(
-        "gen_aten_table", os.path.join(root, "scripts", "gen-aten-table.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    with open(os.path.join(root, "docs", "reference", "ATenOps.md")) as f:
+    from scripts_loader import ROOT, load_script
+    module = load_script("gen-aten-table.py", "gen_aten_table")
+    with open(os.path.join(ROOT, "docs", "reference", "ATenOps.md")) as f:
         assert f.read() == module.table(), \
             "run scripts/gen-aten-table.py and commit docs/reference/ATenOps.md"
