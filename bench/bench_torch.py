@@ -12,7 +12,9 @@ two linear layers, log_softmax) on a [64, 1, 28, 28] batch,
 `nn.TransformerEncoderLayer(d_model=64, nhead=4, batch_first=True)` on
 [8, 128, 64], and torchvision's ResNet-18, MobileNetV3-small,
 EfficientNet-B0 and ViT-B/16 at batch 1 and 8 (224 x 224; skipped without
-torchvision), all in eval mode with random weights. Each framework's
+torchvision), Hugging Face's GPT-2 124M, BERT-base and a 4-layer Llama
+with grouped-query attention at batch 1 and 8 of 64 tokens (skipped
+without transformers), all in eval mode with random weights. Each framework's
 output is checked against eager PyTorch (max abs error <= 1e-4 of the
 largest output); then timed as bench.py times (its `measure`): the
 median of N calls (N so that the calls take about --seconds), with
@@ -34,6 +36,7 @@ from pathlib import Path
 
 import torch
 import torch.nn as nn
+import torch.utils._pytree as pytree
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))
@@ -48,6 +51,36 @@ VISION_MODELS = ["resnet18", "mobilenet_v3_small", "efficientnet_b0",
                  "vit_b_16"]
 
 
+def transformers_models():
+    """Hugging Face models from configs with random weights (GPT-2 124M,
+    BERT-base, a small Llama with grouped-query attention and rotary
+    positions), when transformers is installed: (name, model, token ids
+    [batch, 64]) at batch 1 and 8."""
+    try:
+        from tinytensor.torch.torchvision_compat import import_torchvision
+        import_torchvision()  # transformers imports it when installed
+        import transformers as hf
+        models = [
+            ("gpt2", lambda: hf.GPT2LMHeadModel(hf.GPT2Config())),
+            ("bert-base", lambda: hf.BertModel(hf.BertConfig())),
+            ("llama-gqa", lambda: hf.LlamaForCausalLM(hf.LlamaConfig(
+                vocab_size=32000, hidden_size=512, intermediate_size=1376,
+                num_hidden_layers=4, num_attention_heads=8,
+                num_key_value_heads=2, max_position_embeddings=512))),
+        ]
+    except (ImportError, RuntimeError) as e:
+        print(f"transformers is not usable ({e}): its models are skipped",
+              file=sys.stderr)
+        return
+    for name, build in models:
+        torch.manual_seed(0)
+        model = build().eval()
+        vocab = model.config.vocab_size
+        for batch in (1, 8):
+            yield (f"{name} b{batch}x64", model,
+                   (torch.randint(0, vocab, (batch, 64)),))
+
+
 def cases():
     torch.manual_seed(0)
     yield ("cnn b64", FullCNN().eval(), (torch.randn(64, 1, 28, 28),))
@@ -59,13 +92,28 @@ def cases():
     if torchvision is None:
         print("torchvision is not installed: its models are skipped",
               file=sys.stderr)
-        return
-    for name in VISION_MODELS:
-        torch.manual_seed(0)
-        model = getattr(torchvision.models, name)(weights=None).eval()
-        for batch in (1, 8):
-            yield (f"{name} b{batch}", model,
-                   (torch.randn(batch, 3, 224, 224),))
+    else:
+        for name in VISION_MODELS:
+            torch.manual_seed(0)
+            model = getattr(torchvision.models, name)(weights=None).eval()
+            for batch in (1, 8):
+                yield (f"{name} b{batch}", model,
+                       (torch.randn(batch, 3, 224, 224),))
+    yield from transformers_models()
+
+
+def relative_error(out, ref) -> float:
+    """The largest error over the output's tensors (a Hugging Face model
+    returns logits and its key/value cache), each relative to its own
+    largest value."""
+    got = [t for t in pytree.tree_flatten(out)[0]
+           if isinstance(t, torch.Tensor)]
+    want = [t for t in pytree.tree_flatten(ref)[0]
+            if isinstance(t, torch.Tensor)]
+    if len(got) != len(want):
+        return float("inf")
+    return max(float((g - w).abs().max() / w.abs().max().clamp_min(1e-30))
+               for g, w in zip(got, want))
 
 
 def frameworks():
@@ -114,8 +162,7 @@ def main():
                     run = build(model)
                     out = run(*inputs)
                 first = time.perf_counter() - t0
-                error = float((out - ref).abs().max() /
-                              ref.abs().max().clamp_min(1e-30))
+                error = relative_error(out, ref)
                 ok = error <= 1e-4
                 failed |= not ok
                 with torch.no_grad():

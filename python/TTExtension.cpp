@@ -290,6 +290,9 @@ std::vector<Runner::Spec> toSpecs(
 
 NB_MODULE(_ttDialects, m) {
   m.doc() = "TinyTensor's tt dialect, passes and pipelines";
+  // Compiled programs may legitimately outlive the interpreter's teardown
+  // (held by torch.compile's caches, a global jit): not leaks to report.
+  nb::set_leak_warnings(false);
 
   auto tt = m.def_submodule("tt");
   tt.def(

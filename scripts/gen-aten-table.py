@@ -19,7 +19,8 @@ FAMILIES = [
     ("Arithmetic and comparison", [
         "add", "sub", "rsub", "mul", "div", "pow", "neg", "abs", "maximum",
         "minimum", "remainder", "fmod", "square", "reciprocal", "gt", "lt",
-        "ge", "le", "eq", "ne", "where", "clamp", "clamp_min", "clamp_max"]),
+        "ge", "le", "eq", "ne", "where", "clamp", "clamp_min", "clamp_max",
+        "addcmul", "addcdiv", "lerp"]),
     ("Elementwise functions", [
         "exp", "log", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "relu",
         "gelu", "leaky_relu", "hardtanh", "sin", "cos", "floor", "ceil",
@@ -33,11 +34,21 @@ FAMILIES = [
         "_log_softmax", "log_softmax", "native_layer_norm", "layer_norm"]),
     ("Sorting", ["sort", "topk"]),
     ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear"]),
+    ("Attention", ["scaled_dot_product_attention",
+                   "_scaled_dot_product_flash_attention_for_cpu"]),
+    ("Optimizer updates (each op over lists of tensors)", [
+        "_foreach_add", "_foreach_sub", "_foreach_mul", "_foreach_div",
+        "_foreach_pow", "_foreach_neg", "_foreach_abs", "_foreach_exp",
+        "_foreach_sqrt", "_foreach_reciprocal", "_foreach_sign",
+        "_foreach_maximum", "_foreach_minimum", "_foreach_clamp_min",
+        "_foreach_clamp_max", "_foreach_addcmul", "_foreach_addcdiv",
+        "_foreach_lerp"]),
     ("Vision", [
         "convolution", "_convolution", "conv_tbc", "max_pool2d_with_indices",
         "max_pool2d", "avg_pool2d",
         "avg_pool1d", "_adaptive_avg_pool2d", "adaptive_avg_pool2d",
-        "_native_batch_norm_legit_no_training", "constant_pad_nd"]),
+        "_native_batch_norm_legit_no_training",
+        "_native_batch_norm_legit_functional", "constant_pad_nd"]),
     ("Indexing", ["embedding", "index", "index_select", "gather", "slice",
                   "select"]),
     ("Shapes and layout", [

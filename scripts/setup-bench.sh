@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates the benchmark-only virtual environment (default ./.venv-bench,
 # override with TT_BENCH_VENV) for bench/bench.py: NumPy, PyTorch 2.13 CPU,
-# JAX (CPU), Numba, IREE (compiler + runtime), threadpoolctl and torchvision, pinned in
+# JAX (CPU), Numba, IREE (compiler + runtime), threadpoolctl, torchvision and
+# transformers, pinned in
 # bench/requirements.txt. scripts/setup.sh installs none of these.
 #
 # TinyTensor itself is not built here: run scripts/setup.sh first (or later);
@@ -43,7 +44,7 @@ printf '%s\n' "$BUILD_DIR/python_packages" "$ROOT/python" > "$site/tinytensor.pt
 import importlib.metadata as md
 for name in ["numpy", "torch", "jax", "jaxlib", "numba", "llvmlite",
              "iree-base-compiler", "iree-base-runtime", "threadpoolctl",
-             "torchvision"]:
+             "torchvision", "transformers"]:
     print(f"  {name:<20} {md.version(name)}")
 PY
 log "Benchmark environment ready: bench/run.sh [--quick] [--filter REGEX] [--json out.json]"

@@ -383,9 +383,12 @@ class Compiled:
                                 for d in t.shape]
                                for t in self._result_types]
         # Where the results are dynamic must be where the front end said.
+        # Results past the front end's (run-time checks: index bounds) are
+        # static.
         outputs = list(dynamic.outputs)
         outputs += [[None] * len(t.shape)
                     for t in self._result_types[len(outputs):]]
+        dynamic.outputs = outputs
         for i, (t, dims) in enumerate(zip(self._result_types, outputs)):
             expected = [s is not None for s in dims]
             found = [d == DYNAMIC for d in t.shape]

@@ -24,7 +24,8 @@ class DynamicDims:
     `inputs` maps (input index, dimension) to a symbol: input dimensions
     with the same symbol must have the same size at each call. `outputs`
     lists, for every output, the symbol of each of its dimensions (None for
-    a static one); every output symbol is an input symbol. With one symbol,
+    a static one), or a symbol plus or minus a constant ("s0+1"); every
+    output symbol is an input symbol. With one symbol,
     `outputs` may be None: every dynamic dimension of the compiled
     function's results is then that symbol. `ranges` maps symbols to
     (smallest, largest) sizes, largest None when unbounded.
@@ -43,7 +44,8 @@ class DynamicDims:
         self.ranges = dict(ranges or {})
         known = set(self.inputs.values())
         for i, dims in enumerate(self.outputs or ()):
-            for d, symbol in enumerate(dims):
+            for d, size in enumerate(dims):
+                symbol = None if size is None else _split_size(size)[0]
                 if symbol is not None and symbol not in known:
                     raise ValueError(
                         f"output #{i} dimension {d} has the dynamic size "
@@ -85,6 +87,22 @@ class DynamicDims:
         """The outputs' shapes for inputs of `shapes`; `static` gives the
         outputs' static sizes (any value where dynamic)."""
         sizes = self.sizes(shapes)
-        return [tuple(sizes[s] if s is not None else n
-                      for s, n in zip(dims, shape))
+
+        def size(s, n):
+            if s is None:
+                return n
+            symbol, offset = _split_size(s)
+            return sizes[symbol] + offset
+        return [tuple(size(s, n) for s, n in zip(dims, shape))
                 for dims, shape in zip(self.outputs, static)]
+
+
+def _split_size(size: str) -> Tuple[str, int]:
+    """An output size: a symbol, or a symbol plus or minus a constant
+    ("s0+1", the length of a key/value cache after one more token)."""
+    for sign in ("+", "-"):
+        symbol, found, offset = size.partition(sign)
+        if found and offset.strip().isdigit():
+            value = int(offset)
+            return symbol.strip(), value if sign == "+" else -value
+    return size, 0

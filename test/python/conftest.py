@@ -64,3 +64,20 @@ def _seed_arrays(request):
     """Seeds arrays.py's generator from the test's id."""
     import arrays
     arrays.seed(request.node.nodeid)
+
+
+@pytest.fixture(scope="session")
+def transformers():
+    """Hugging Face `transformers`, or the test is skipped (the benchmark
+    environment installs it, the core one does not). transformers imports
+    torchvision when it is installed, and PyPI's CUDA-built torchvision
+    wheel needs its meta registrations skipped with the CPU torch."""
+    pytest.importorskip("torch")
+    from tinytensor.torch.torchvision_compat import import_torchvision
+    import_torchvision()
+    module = pytest.importorskip("transformers")
+    try:
+        module.GPT2Config, module.T5EncoderModel
+    except (ImportError, RuntimeError) as e:
+        pytest.skip(f"transformers cannot import its models here: {e}")
+    return module

@@ -125,6 +125,55 @@ def test_scaled_dot_product_attention(causal):
         a, b, c, is_causal=causal)), q, k, v, rtol=1e-4, atol=1e-5)
 
 
+def test_scaled_dot_product_attention_masks():
+    q = torch.randn(2, 3, 4, 8)
+    k, v = torch.randn(2, 3, 6, 8), torch.randn(2, 3, 6, 8)
+    keep = torch.rand(4, 6) > 0.4
+    keep[2] = False  # a row that sees nothing: zeros, as PyTorch gives
+    bias = torch.randn(2, 1, 4, 6)
+    bias[1, 0, 3] = float("-inf")
+    for mask in (keep, bias):
+        check(Fn(lambda a, b, c, m: F.scaled_dot_product_attention(
+            a, b, c, attn_mask=m)), q, k, v, mask, rtol=1e-4, atol=1e-5)
+
+
+def test_scaled_dot_product_attention_shapes():
+    # Grouped-query attention (6 query heads over 2 key/value heads), an
+    # explicit scale, a causal mask over more keys than queries, no head
+    # axis at all.
+    q, k, v = (torch.randn(2, 6, 5, 8), torch.randn(2, 2, 7, 8),
+               torch.randn(2, 2, 7, 4))
+    check(Fn(lambda a, b, c: F.scaled_dot_product_attention(
+        a, b, c, is_causal=True, scale=0.3, enable_gqa=True)), q, k, v,
+        rtol=1e-4, atol=1e-5)
+    q, k, v = torch.randn(3, 5, 8), torch.randn(3, 9, 8), torch.randn(3, 9, 8)
+    check(Fn(lambda a, b, c: F.scaled_dot_product_attention(a, b, c)),
+          q, k, v, rtol=1e-4, atol=1e-5)
+
+
+def test_scaled_dot_product_attention_dropout_is_refused():
+    from tinytensor.torch import UnsupportedOpError
+    q = torch.randn(1, 2, 3, 4)
+    model = Fn(lambda a: F.scaled_dot_product_attention(a, a, a,
+                                                        dropout_p=0.5))
+    with pytest.raises(UnsupportedOpError, match="dropout_p=0.5"):
+        ttorch.jit(model)(q)
+
+
+def test_cat_skips_legacy_empty_and_empty_buffers():
+    # PyTorch's cat skips 1-D tensors of size 0 whatever the other
+    # operands' rank; an empty buffer is no argument of the compiled code.
+    class Cache(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("past", torch.tensor([]))
+
+        def forward(self, x):
+            return torch.cat([self.past, x, torch.tensor([])], dim=-2) * 2
+
+    check(Cache(), torch.randn(2, 3, 4))
+
+
 def test_transformer_encoder_layer_unmodified():
     layer = nn.TransformerEncoderLayer(d_model=64, nhead=4,
                                        batch_first=True).eval()

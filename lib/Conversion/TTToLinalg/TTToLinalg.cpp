@@ -1259,7 +1259,22 @@ struct MatmulLowering : public RankedLowering<MatmulOp> {
         }));
 
     Value result;
-    if (ls.size() == 3 && rs.size() == 3 && ls[0] == rs[0]) {
+    ArrayRef<int64_t> lb = ls.drop_back(2), rb = rs.drop_back(2);
+    if (ls.size() > 3 && lb == rb && !ShapedType::isDynamicShape(lb)) {
+      // Equal static batch dimensions merged into one: the matmul kernels
+      // take linalg.batch_matmul's one batch axis (a generic with two made
+      // attention's [B, H, L, E] @ [B, H, E, S] 1.4x slower on BERT-base).
+      SmallVector<ReassociationIndices> groups = {
+          llvm::to_vector(llvm::seq<int64_t>(0, nb)), {nb}, {nb + 1}};
+      auto merge = [&](Value v) {
+        return tensor::CollapseShapeOp::create(b, loc, v, groups).getResult();
+      };
+      Value product =
+          linalg::BatchMatmulOp::create(
+              b, loc, ValueRange{merge(lhs), merge(rhs)}, merge(init))
+              .getResult(0);
+      result = tensor::ExpandShapeOp::create(b, loc, fullType, product, groups);
+    } else if (ls.size() == 3 && rs.size() == 3 && ls[0] == rs[0]) {
       result = linalg::BatchMatmulOp::create(b, loc, ValueRange{lhs, rhs}, init)
                    .getResult(0);
     } else {
@@ -1354,22 +1369,41 @@ struct ConcatLowering : public RankedLowering<ConcatOp> {
     Location loc = op.getLoc();
     int64_t rank = type.getRank(), axis = op.getAxis();
     ValueRange inputs = adaptor.getInputs();
-    // A dynamic dimension (never the axis) has input #0's size; the others
-    // must have it too.
+    // A dynamic dimension other than the axis has input #0's size; the
+    // others must have it too. Along the axis the sizes add up.
     for (auto [idx, input] : llvm::enumerate(inputs.drop_front()))
       for (int64_t d = 0; d < rank; ++d)
-        if (type.isDynamicDim(d))
+        if (d != axis && type.isDynamicDim(d))
           assertSameSize(b, loc, dimSize(b, loc, inputs.front(), d),
                          dimSize(b, loc, input, d),
                          "tt.concat: input #" + Twine(idx + 1) +
                              " dimension " + Twine(d) +
                              " does not match input #0");
+    // Offsets along the axis: a constant while the sizes before are
+    // static, else a sum of run-time sizes.
+    auto add = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
+      std::optional<int64_t> cx = getConstantIntValue(x),
+                             cy = getConstantIntValue(y);
+      if (cx && cy)
+        return b.getIndexAttr(*cx + *cy);
+      if (cx == 0)
+        return y;
+      if (cy == 0)
+        return x;
+      return arith::AddIOp::create(b, loc,
+                                   getValueOrCreateConstantIndexOp(b, loc, x),
+                                   getValueOrCreateConstantIndexOp(b, loc, y))
+          .getResult();
+    };
+    OpFoldResult total = b.getIndexAttr(0);
+    for (Value input : inputs)
+      total = add(total, dimSize(b, loc, input, axis));
     Value result = emptyTensor(
         b, loc, type, dynamicSizes(b, loc, type, [&](int64_t d) {
-          return dimSize(b, loc, inputs.front(), d);
+          return d == axis ? total : dimSize(b, loc, inputs.front(), d);
         }));
-    int64_t offset = 0;
-    for (Value input : inputs) {
+    OpFoldResult offset = b.getIndexAttr(0);
+    for (auto [idx, input] : llvm::enumerate(inputs)) {
       auto it = cast<RankedTensorType>(input.getType());
       // An empty input adds nothing (and its offset may be one past the
       // end, which tensor.insert_slice rejects).
@@ -1378,12 +1412,13 @@ struct ConcatLowering : public RankedLowering<ConcatOp> {
         continue;
       SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
           sizes, strides(rank, b.getIndexAttr(1));
-      offsets[axis] = b.getIndexAttr(offset);
+      offsets[axis] = offset;
       for (int64_t d = 0; d < rank; ++d)
         sizes.push_back(dimSize(b, loc, input, d));
       result = tensor::InsertSliceOp::create(b, loc, input, result, offsets,
                                              sizes, strides);
-      offset += it.getDimSize(axis);
+      if (idx + 1 < inputs.size())
+        offset = add(offset, sizes[axis]);
     }
     return result;
   }

@@ -15,6 +15,10 @@ code always reads the module's current weights.
 """
 
 from .frontend import OUTPUT_TYPES, TorchCompiled, UnsupportedOpError, compile, jit
+from .dynamo import FallbackWarning, register as _register_backend
+
+_register_backend()  # torch.compile(model, backend="tinytensor")
 
 __all__ = ["compile", "jit", "TorchCompiled", "UnsupportedOpError",
+           "FallbackWarning",
            "OUTPUT_TYPES"]

@@ -66,14 +66,17 @@ class TorchCompiled:
     """
 
     def __init__(self, model: torch.nn.Module, example_inputs: Sequence,
-                 dynamic_shapes=None):
+                 dynamic_shapes=None, program: GraphProgram = None):
         self.model = model
         self._dynamic_shapes = dynamic_shapes
+        #: A program captured elsewhere (a graph Dynamo handed over), used
+        #: instead of capturing `model`.
+        self._given = program
         self._build(_as_tuple(example_inputs))
 
     def _build(self, inputs: tuple):
-        self.program: GraphProgram = capture(self.model, inputs,
-                                             self._dynamic_shapes)
+        self.program: GraphProgram = self._given or capture(
+            self.model, inputs, self._dynamic_shapes)
         self._jit = _np_jit(self.program.function, name="forward")
         arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
         self._example_arrays = arrays

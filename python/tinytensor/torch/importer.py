@@ -30,7 +30,7 @@ from ..types import result_dtype
 
 
 from .errors import UnsupportedOpError  # noqa: E402
-from . import vision  # noqa: E402
+from . import attention, vision  # noqa: E402
 
 
 _TORCH_TO_NUMPY = {
@@ -153,6 +153,17 @@ def _slice(x, dim=0, start=None, end=None, step=1):
     index = [slice(None)] * _dim(x)
     index[dim] = slice(start, end, step)
     return x[tuple(index)]
+
+
+def _cat(tensors, dim=0):
+    """aten.cat, with PyTorch's legacy rule: a 1-D tensor of size 0 is
+    skipped whatever the others' rank (Hugging Face's key/value caches
+    start as one)."""
+    tensors = list(tensors)
+    kept = [t for t in tensors if np.shape(t) != (0,)]
+    if not kept:
+        return tensors[0]
+    return np.concatenate(kept, axis=dim)
 
 
 def _select(x, dim, index):
@@ -541,8 +552,7 @@ ATEN_OPS: Dict[str, Callable] = {
     "t": lambda x: np.transpose(x),
     "unsqueeze": lambda x, dim: np.expand_dims(x, dim % (_dim(x) + 1)),
     "squeeze": _squeeze, "flatten": _flatten, "expand": _expand,
-    "slice": _slice, "select": _select, "cat": lambda ts, dim=0:
-        np.concatenate(list(ts), axis=dim),
+    "slice": _slice, "select": _select, "cat": _cat,
     "split": _split, "split_with_sizes": _split_with_sizes, "chunk": _chunk,
     "dropout": _dropout, "native_dropout": lambda x, p, train:
         (_dropout(x, p, train), None),
@@ -550,6 +560,14 @@ ATEN_OPS: Dict[str, Callable] = {
     "full_like": _full_like, "arange": _arange,
     "scalar_tensor": lambda v, dtype=None, **kw: _full((), v, dtype),
     "embedding": _embedding,
+    "scaled_dot_product_attention": attention.scaled_dot_product_attention,
+    # AOTAutograd's form of it (its second result, the softmax's
+    # log-sum-exp, serves the backward).
+    "_scaled_dot_product_flash_attention_for_cpu":
+        lambda q, k, v, dropout_p=0.0, is_causal=False, attn_mask=None,
+        scale=None: (attention.scaled_dot_product_attention(
+            q, k, v, attn_mask, dropout_p, is_causal, scale),
+            _Unavailable("the log-sum-exp of scaled_dot_product_attention")),
     "convolution": vision.convolution,
     # cuDNN's flags (benchmark, deterministic, cudnn_enabled, allow_tf32)
     # choose among kernels of equal results.
@@ -574,6 +592,7 @@ ATEN_OPS: Dict[str, Callable] = {
     "_adaptive_avg_pool2d": vision.adaptive_avg_pool,
     "adaptive_avg_pool2d": vision.adaptive_avg_pool,
     "_native_batch_norm_legit_no_training": vision.batch_norm_eval,
+    "_native_batch_norm_legit_functional": vision.batch_norm_train,
     "constant_pad_nd": vision.constant_pad_nd,
     "index": vision.index_tensor,
     "clone": _identity, "contiguous": _identity, "alias": _identity,
@@ -597,6 +616,31 @@ def _swapaxes(x, a, b):
 
 
 ATEN_OPS["transpose"] = _swapaxes
+ATEN_OPS["addcmul"] = lambda x, a, b, value=1: x + value * (a * b)
+ATEN_OPS["addcdiv"] = lambda x, a, b, value=1: x + value * (a / b)
+ATEN_OPS["lerp"] = lambda x, end, weight: x + weight * (end - x)
+
+
+def _foreach(op: str):
+    """aten._foreach_<op>: `op` applied to each tensor of the list
+    arguments (zipped), scalars and single tensors shared (optimizers'
+    multi-tensor updates)."""
+    impl = ATEN_OPS[op]
+
+    def apply(*args, **kwargs):
+        n = next(len(a) for a in args if isinstance(a, (list, tuple)))
+
+        def pick(a, i):
+            return a[i] if isinstance(a, (list, tuple)) else a
+        return [impl(*(pick(a, i) for a in args), **kwargs)
+                for i in range(n)]
+    return apply
+
+
+for _op in ("add", "sub", "mul", "div", "pow", "neg", "abs", "exp", "sqrt",
+            "reciprocal", "sign", "maximum", "minimum", "clamp_min",
+            "clamp_max", "addcmul", "addcdiv", "lerp"):
+    ATEN_OPS[f"_foreach_{_op}"] = _foreach(_op)
 
 
 # -- programs -----------------------------------------------------------------
@@ -714,12 +758,19 @@ class GraphProgram:
         self._keys = {name: _tensor_key(t) for name, t in constants.items()}
         self._scalars = set()
         params = {}
+        #: Constants with no elements (Hugging Face's empty key/value cache
+        #: before its first update): plain NumPy values, not arguments
+        #: (a compiled function takes no empty arrays).
+        self._empty = {}
         for name, t in constants.items():
             array = tensor_to_numpy(t, f"'{self.targets.get(name, name)}'")
             if array.ndim == 0:
                 array = array.reshape(1)
                 self._scalars.add(name)
-            params[name] = array
+            if array.size == 0:
+                self._empty[name] = array
+            else:
+                params[name] = array
         self.params = params
         program = self
 
@@ -765,8 +816,10 @@ class GraphProgram:
                 return a
             value = env[a]
             if isinstance(value, _Unavailable):
-                raise UnsupportedOpError(
+                error = UnsupportedOpError(
                     f"{value.what} is not supported {_where_in_model(a)}")
+                error.node = a.name
+                raise error
             return value
 
         for node in self.graph.nodes:
@@ -785,6 +838,12 @@ class GraphProgram:
                     trace.builder.location = _node_location(node)
                 try:
                     env[node] = self._call(node, args, kwargs)
+                except (UnsupportedOpError, TypeError, ValueError) as e:
+                    # The node that failed, for a caller that compiles
+                    # around it (the Dynamo backend's fallback).
+                    if getattr(e, "node", None) is None:
+                        e.node = node.name
+                    raise
                 finally:
                     if trace is not None:
                         trace.builder.location = None
@@ -805,7 +864,7 @@ class GraphProgram:
         raise RuntimeError("graph has no output node")
 
     def _param(self, name, params):
-        value = params[name]
+        value = self._empty[name] if name in self._empty else params[name]
         return np.reshape(value, ()) if name in self._scalars else value
 
     def _call(self, node, args, kwargs):
@@ -863,19 +922,43 @@ class GraphProgram:
         return pytree.tree_unflatten(outputs, self.out_spec)
 
 
+def _register_library_pytrees(model: torch.nn.Module) -> None:
+    """Lets torch.export flatten the non-tensor containers a library's
+    models return: Hugging Face models return their key/value cache (a
+    `transformers.Cache`) next to the logits, a type torch.export does not
+    know until transformers registers it (its own function, used for its
+    own exports)."""
+    if not type(model).__module__.startswith("transformers."):
+        return
+    try:
+        from transformers.exporters.exporter_dynamo import (
+            register_cache_pytrees_for_model)
+    except ImportError:  # transformers 4.x
+        try:
+            from transformers.integrations.executorch import (
+                register_dynamic_cache_export_support)
+        except ImportError:
+            return
+        register_dynamic_cache_export_support()
+        return
+    register_cache_pytrees_for_model(model)
+
+
 def _export(model, inputs, dynamic_shapes=None):
+    _register_library_pytrees(model)
     with warnings.catch_warnings():
         # PyTorch's own pytree internals warn about their deprecated API.
         warnings.filterwarnings("ignore", category=FutureWarning,
                                 message=".*LeafSpec.*")
         ep = torch.export.export(model, inputs, dynamic_shapes=dynamic_shapes)
-        if dynamic_shapes is None:
-            return ep.run_decompositions()
-        # With dynamic dimensions, aten.linear of a stack of rows stays one
-        # op (tt.matmul takes the stack): its decomposition reshapes by
-        # the symbolic sizes, which tt.reshape cannot take.
         table = torch.export.default_decompositions()
-        table.pop(torch.ops.aten.linear.default, None)
+        # Attention stays one op (attention.py says why).
+        table.pop(torch.ops.aten.scaled_dot_product_attention.default, None)
+        if dynamic_shapes is not None:
+            # With dynamic dimensions, aten.linear of a stack of rows stays
+            # one op (tt.matmul takes the stack): its decomposition
+            # reshapes by the symbolic sizes, which tt.reshape cannot take.
+            table.pop(torch.ops.aten.linear.default, None)
         return ep.run_decompositions(table)
 
 

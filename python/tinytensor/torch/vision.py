@@ -303,6 +303,43 @@ def batch_norm_eval(x, weight, bias, running_mean, running_var, momentum,
     return y, None, None
 
 
+def batch_norm_train(x, weight, bias, running_mean, running_var, training,
+                     momentum, eps):
+    """_native_batch_norm_legit_functional (AOTAutograd's form of batch
+    norm, training or not): (y, mean, 1 / std, new running mean, new
+    running variance). In training, y uses the batch's mean and biased
+    variance over every axis but the channels, and the running stats move
+    towards the mean and the unbiased variance by `momentum`."""
+    x = as_tracer(x)
+    if not training:
+        y, _, _ = batch_norm_eval(x, weight, bias, running_mean, running_var,
+                                  momentum, eps)
+        empty = np.zeros((0,), x.dtype)
+        return y, empty, empty, running_mean, running_var
+    shape = [1, x.shape[1]] + [1] * (x.ndim - 2)
+    axes = (0,) + tuple(range(2, x.ndim))
+    count = int(np.prod([x.shape[a] for a in axes]))
+    mean = np.mean(x, axis=axes, keepdims=True)
+    centred = x - mean
+    var = np.mean(centred * centred, axis=axes, keepdims=True)
+    rstd = 1 / np.sqrt(var + x.dtype.type(eps))
+    y = centred * rstd
+    if weight is not None:
+        y = y * as_tracer(weight).reshape(shape)
+    if bias is not None:
+        y = y + as_tracer(bias).reshape(shape)
+    flat_mean, flat_var = mean.reshape(-1), var.reshape(-1)
+    new_mean, new_var = running_mean, running_var
+    if running_mean is not None:
+        new_mean = (1 - momentum) * as_tracer(running_mean) + \
+            momentum * flat_mean
+    if running_var is not None:
+        unbiased = flat_var * (count / max(count - 1, 1))
+        new_var = (1 - momentum) * as_tracer(running_var) + \
+            momentum * unbiased
+    return y, flat_mean, rstd.reshape(-1), new_mean, new_var
+
+
 def index_tensor(x, indices):
     """aten.index.Tensor: advanced indexing with a list of optional index
     tensors (None keeps the axis)."""

@@ -142,6 +142,22 @@ func.func @concat_dynamic_rows(%a: tensor<?x3xf32>, %b: tensor<?x2xf32>) -> tens
 
 // -----
 
+// Along the axis, a dynamic size: the result's size is the sum of the
+// inputs' run-time sizes, and the next input goes after the dynamic one.
+// CHECK-LABEL: func.func @concat_dynamic_axis
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x?x4xf32>, %[[B:.*]]: tensor<2x1x4xf32>)
+// CHECK:         %[[N:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<2x?x4xf32>
+// CHECK:         %[[TOTAL:.*]] = arith.addi %[[N]], %{{.*}} : index
+// CHECK:         %[[E:.*]] = tensor.empty(%[[TOTAL]]) : tensor<2x?x4xf32>
+// CHECK:         %[[I0:.*]] = tensor.insert_slice %[[A]] into %[[E]][0, 0, 0] [2, %{{.*}}, 4] [1, 1, 1] : tensor<2x?x4xf32> into tensor<2x?x4xf32>
+// CHECK:         tensor.insert_slice %[[B]] into %[[I0]][0, %{{.*}}, 0] [2, 1, 4] [1, 1, 1] : tensor<2x1x4xf32> into tensor<2x?x4xf32>
+func.func @concat_dynamic_axis(%a: tensor<2x?x4xf32>, %b: tensor<2x1x4xf32>) -> tensor<2x?x4xf32> {
+  %0 = tt.concat %a, %b axis = 1 : (tensor<2x?x4xf32>, tensor<2x1x4xf32>) -> tensor<2x?x4xf32>
+  return %0 : tensor<2x?x4xf32>
+}
+
+// -----
+
 // A gather from a table with a dynamic number of rows clamps to its
 // run-time size.
 // CHECK-LABEL: func.func @gather_dynamic_table

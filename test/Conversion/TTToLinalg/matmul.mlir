@@ -83,6 +83,23 @@ func.func @batch_matmul_equal(%a: tensor<5x2x3xf32>, %b: tensor<5x3x4xf32>) -> t
 
 // -----
 
+// Equal static batch dimensions beyond one (attention's [B, H, L, E] @
+// [B, H, E, S]) are merged into batch_matmul's one batch axis; the rows and
+// columns may be dynamic.
+// CHECK-LABEL: func.func @batch_matmul_two_batch_axes
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x3x?x8xf32>, %[[B:.*]]: tensor<2x3x8x5xf32>)
+// CHECK-DAG:     %[[LA:.*]] = tensor.collapse_shape %[[A]] {{\[}}[0, 1], [2], [3]] : tensor<2x3x?x8xf32> into tensor<6x?x8xf32>
+// CHECK-DAG:     %[[LB:.*]] = tensor.collapse_shape %[[B]] {{\[}}[0, 1], [2], [3]] : tensor<2x3x8x5xf32> into tensor<6x8x5xf32>
+// CHECK:         %[[R:.*]] = linalg.batch_matmul ins(%[[LA]], %[[LB]] : tensor<6x?x8xf32>, tensor<6x8x5xf32>) outs(%{{.*}} : tensor<6x?x5xf32>) -> tensor<6x?x5xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         tensor.expand_shape %[[R]] {{\[}}[0, 1], [2], [3]] output_shape [2, 3, %{{.*}}, 5] : tensor<6x?x5xf32> into tensor<2x3x?x5xf32>
+func.func @batch_matmul_two_batch_axes(%a: tensor<2x3x?x8xf32>, %b: tensor<2x3x8x5xf32>) -> tensor<2x3x?x5xf32> {
+  %0 = tt.matmul %a, %b : (tensor<2x3x?x8xf32>, tensor<2x3x8x5xf32>) -> tensor<2x3x?x5xf32>
+  return %0 : tensor<2x3x?x5xf32>
+}
+
+// -----
+
 // Broadcast batch dims: iteration space (b0, b1, m, n, k); the lhs size-1
 // batch dim reads index 0, the rhs lacks the leading batch dim.
 // CHECK-LABEL: func.func @batch_matmul_broadcast

@@ -431,7 +431,8 @@ FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,
     return OptionalError(loc)
            << "axis " << axis << " is out of range for inputs of rank " << rank;
   // Other dimensions may be dynamic (`?` against `?`, checked equal at run
-  // time by the lowering); the concatenation axis is static.
+  // time by the lowering); along the concatenation axis, one dynamic input
+  // makes the result's size dynamic (a key/value cache that grows).
   Shape shape(first.getShape());
   shape[axis] = 0;
   for (auto [idx, t] : llvm::enumerate(inputs)) {
@@ -440,10 +441,6 @@ FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,
       return OptionalError(loc)
              << "rank mismatch: input #" << idx << " has rank "
              << type.getRank() << " but input #0 has rank " << rank;
-    if (type.isDynamicDim(axis))
-      return OptionalError(loc)
-             << "input #" << idx << " has a dynamic size along the "
-             << "concatenation axis " << axis << " (it must be static)";
     for (int64_t d = 0; d < rank; ++d) {
       if (d == axis)
         continue;
@@ -457,7 +454,9 @@ FailureOr<Type> mlir::tt::inferConcatType(std::optional<Location> loc,
                        ? "; a dynamic size meets only dynamic sizes)"
                        : ")");
     }
-    shape[axis] += type.getDimSize(axis);
+    shape[axis] = type.isDynamicDim(axis) || ShapedType::isDynamic(shape[axis])
+                      ? ShapedType::kDynamic
+                      : shape[axis] + type.getDimSize(axis);
   }
   return Type(RankedTensorType::get(shape, et));
 }

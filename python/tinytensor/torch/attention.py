@@ -1,0 +1,96 @@
+"""Attention ops of the ATen importer: `aten.scaled_dot_product_attention`
+as one op of the captured program (kept out of torch.export's
+decompositions, see importer._export) and composed here from tt's matmul,
+softmax and masks.
+
+Keeping it whole matters for correctness, not only speed: PyTorch's
+decomposition of it produces a result with other strides than the eager
+kernel's, and a model that `view`s that result (Hugging Face's GPT-2 at
+batch > 1) fails inside torch.export's decomposition pass.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..tracing import as_tracer
+from .errors import UnsupportedOpError
+
+
+def _heads_repeated(x, heads: int):
+    """Grouped-query attention: `x` [..., Hkv, S, E] with each key/value
+    head repeated for the heads // Hkv query heads it serves ->
+    [..., heads, S, E] (torch.repeat_interleave along the head axis)."""
+    shape = tuple(int(d) for d in x.shape)
+    kv = shape[-3]
+    if kv == heads:
+        return x
+    if heads % kv:
+        raise UnsupportedOpError(
+            f"scaled_dot_product_attention with {heads} query heads and "
+            f"{kv} key/value heads: the query heads must be a multiple")
+    lead = shape[:-3]
+    spread = np.broadcast_to(
+        np.reshape(x, lead + (kv, 1) + shape[-2:]),
+        lead + (kv, heads // kv) + shape[-2:])
+    return np.reshape(spread, lead + (heads,) + shape[-2:])
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None,
+                                 dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    """softmax(query @ key^T * scale + mask) @ value, as
+    torch.nn.functional.scaled_dot_product_attention computes it: a boolean
+    mask keeps the scores where it is True, a float mask is added,
+    `is_causal` keeps key positions <= query positions (the top-left
+    triangle of [L, S]), `enable_gqa` shares each key/value head among
+    query heads."""
+    if dropout_p:
+        raise UnsupportedOpError(
+            f"scaled_dot_product_attention with dropout_p={dropout_p} "
+            f"(random dropout is not supported; eval() sets it to 0)")
+    if is_causal and attn_mask is not None:
+        raise UnsupportedOpError(
+            "scaled_dot_product_attention with both attn_mask and "
+            "is_causal (PyTorch refuses it too)")
+    q_shape = tuple(int(d) for d in query.shape)
+    length, depth = q_shape[-2], q_shape[-1]
+    span = int(key.shape[-2])
+    if len(q_shape) >= 3 and int(key.shape[-3]) != q_shape[-3]:
+        if not enable_gqa:
+            raise UnsupportedOpError(
+                f"scaled_dot_product_attention with {q_shape[-3]} query "
+                f"heads and {int(key.shape[-3])} key heads needs "
+                f"enable_gqa=True")
+        key = _heads_repeated(key, q_shape[-3])
+        value = _heads_repeated(value, q_shape[-3])
+    if scale is None:
+        scale = 1.0 / math.sqrt(depth)
+    perm = list(range(len(key.shape)))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    scores = (query @ np.transpose(key, perm)) * scale
+    if is_causal:
+        # Key position <= query position, from iotas: with dynamic sizes
+        # they are made from the run-time lengths (a constant triangle
+        # would be compiled in).
+        rows = as_tracer(np.arange(length, dtype=np.int32))
+        cols = as_tracer(np.arange(span, dtype=np.int32))
+        keep = cols[None, :] <= rows[:, None]
+        scores = np.where(keep, scores, -np.inf)
+    elif attn_mask is not None:
+        if np.dtype(attn_mask.dtype) == np.bool_:
+            scores = np.where(attn_mask, scores, -np.inf)
+        else:
+            scores = scores + attn_mask
+    top = np.max(scores, axis=-1, keepdims=True)
+    if attn_mask is None:
+        e = np.exp(scores - top)
+        return (e / np.sum(e, axis=-1, keepdims=True)) @ value
+    # A row the mask hides entirely attends to nothing: zeros, as PyTorch
+    # gives (its "safe softmax"), not 0/0.
+    seen = top > -np.inf
+    e = np.exp(scores - np.where(seen, top, 0.0))
+    total = np.sum(e, axis=-1, keepdims=True)
+    return (e / np.where(seen, total, 1.0)) @ value

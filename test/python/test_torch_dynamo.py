@@ -1,0 +1,302 @@
+"""torch.compile(model, backend="tinytensor"), against eager PyTorch:
+graph breaks, ops that fall back (and the error with the fallback off),
+dynamic shapes counting compilations, gradients through AOTAutograd, and
+training loops."""
+
+import copy
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import tinytensor.torch  # noqa: E402,F401  (registers the backend)
+from tinytensor.torch import FallbackWarning, UnsupportedOpError  # noqa
+from tinytensor.torch import dynamo  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    torch.manual_seed(0)
+    torch._dynamo.reset()
+    dynamo.reset_counters()
+    yield
+    torch._dynamo.reset()
+
+
+def tt_compile(model, **kwargs):
+    return torch.compile(model, backend="tinytensor", **kwargs)
+
+
+def close(got, want, rtol=1e-5, atol=1e-6):
+    torch.testing.assert_close(got, want, rtol=rtol, atol=atol)
+
+
+class MLP(nn.Module):
+    def __init__(self, d_in=13, hidden=37, d_out=5):
+        super().__init__()
+        self.l1, self.l2 = nn.Linear(d_in, hidden), nn.Linear(hidden, d_out)
+
+    def forward(self, x):
+        return self.l2(F.gelu(self.l1(x)))
+
+
+def test_backend_is_registered():
+    assert "tinytensor" in torch._dynamo.list_backends()
+
+
+def test_inference_matches_eager_and_compiles():
+    model = MLP().eval()
+    x = torch.randn(7, 13)
+    with torch.no_grad():
+        close(tt_compile(model)(x), model(x))
+    assert dynamo.counters["graphs"] == 1
+    assert dynamo.counters["programs"] == 1
+
+
+def test_graph_break():
+    # Data-dependent Python: Dynamo splits the function in two graphs,
+    # each compiled by TinyTensor; the Python between them runs as is.
+    def fn(x, w):
+        h = torch.tanh(x @ w)
+        if h.sum() > 0:
+            h = h * 2
+        print("between the graphs", end="")
+        return h.softmax(-1)
+
+    x, w = torch.randn(6, 9), torch.randn(9, 11)
+    for sign in (1, -1):
+        close(tt_compile(fn)(sign * x, w), fn(sign * x, w))
+    assert dynamo.counters["graphs"] >= 2
+
+
+def test_unsupported_op_falls_back_with_one_warning():
+    def fn(x):
+        return torch.special.bessel_j0(x * 3).exp() + 1
+
+    x = torch.randn(4, 5)
+    with pytest.warns(FallbackWarning, match="special_bessel_j0"):
+        got = tt_compile(fn)(x)
+    close(got, fn(x))
+    # The two compiled partitions around it.
+    assert dynamo.counters["programs"] == 2
+    # One warning per op kind per process.
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FallbackWarning)
+        close(tt_compile(fn)(x + 1), fn(x + 1))
+
+
+def test_fallback_off_raises_naming_the_op():
+    def fn(x):
+        return torch.special.bessel_j0(x) + 1
+
+    with pytest.raises(Exception, match="special_bessel_j0") as info:
+        tt_compile(fn, options={"fallback": False})(torch.randn(3))
+    cause = info.value
+    while cause is not None and not isinstance(cause, UnsupportedOpError):
+        cause = cause.__cause__ or getattr(cause, "inner_exception", None)
+    assert isinstance(cause, UnsupportedOpError)
+
+
+def test_unknown_option_is_refused():
+    with pytest.raises(Exception, match="unknown tinytensor backend option"):
+        tt_compile(MLP(), options={"thread": 2})(torch.randn(2, 13))
+
+
+def test_node_that_fails_to_compile_is_partitioned_out():
+    # max_pool2d's indices (needed by its backward) are not computed by
+    # TinyTensor: the op runs eagerly, the rest compiled.
+    model = nn.Sequential(nn.Conv2d(2, 4, 3), nn.MaxPool2d(2), nn.Flatten(),
+                          nn.Linear(4 * 3 * 3, 3))
+    x = torch.randn(2, 2, 8, 8, requires_grad=True)
+    got = tt_compile(model)(x)
+    close(got, model(x), rtol=1e-4, atol=1e-5)
+    assert dynamo.counters["fallbacks"] >= 1
+
+
+class Block(nn.Module):
+    """Embedding, layer norm, causal attention, a residual."""
+
+    def __init__(self, d=32, heads=4, vocab=50):
+        super().__init__()
+        self.heads = heads
+        self.emb = nn.Embedding(vocab, d)
+        self.ln = nn.LayerNorm(d)
+        self.qkv, self.out = nn.Linear(d, 3 * d), nn.Linear(d, d)
+
+    def forward(self, ids):
+        x = self.emb(ids)
+        b, t, c = x.shape
+        q, k, v = self.qkv(self.ln(x)).split(c, dim=2)
+        q, k, v = [y.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+                   for y in (q, k, v)]
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return x + self.out(y.transpose(1, 2).reshape(b, t, c))
+
+
+def test_growing_sequence_compiles_twice():
+    model = Block().eval()
+    run = tt_compile(model)
+    with torch.no_grad():
+        for n in range(3, 12):
+            ids = torch.randint(0, 50, (2, n))
+            close(run(ids), model(ids), rtol=1e-4, atol=1e-5)
+    # The first length static, then one program for every length.
+    assert dynamo.counters["graphs"] == 2
+    assert dynamo.counters["programs"] == 2
+
+
+def test_mark_dynamic_compiles_once():
+    model = MLP().eval()
+    run = tt_compile(model)
+    with torch.no_grad():
+        for rows in (3, 8, 21):
+            x = torch.randn(rows, 13)
+            torch._dynamo.mark_dynamic(x, 0)
+            close(run(x), model(x))
+    assert dynamo.counters["programs"] == 1
+
+
+def test_dynamic_false_compiles_per_shape():
+    model = MLP().eval()
+    run = tt_compile(model, dynamic=False)
+    with torch.no_grad():
+        for rows in (3, 8, 21):
+            x = torch.randn(rows, 13)
+            close(run(x), model(x))
+    assert dynamo.counters["programs"] == 3
+
+
+def gradients(model, *inputs):
+    out = model(*inputs)
+    (out.float() * torch.linspace(-1, 1, out.numel()).view(out.shape)).sum() \
+        .backward()
+    grads = [p.grad.clone() for p in model.parameters()]
+    grads += [x.grad.clone() for x in inputs if x.grad is not None]
+    return out, grads
+
+
+@pytest.mark.parametrize("case", ["linear", "conv", "batch_norm",
+                                  "layer_norm", "attention", "embedding"])
+def test_gradients_match_eager(case):
+    if case == "linear":
+        model, x = MLP(), torch.randn(5, 13, requires_grad=True)
+    elif case == "conv":
+        model = nn.Sequential(nn.Conv2d(3, 6, 3, stride=2, padding=1),
+                              nn.ReLU(), nn.Conv2d(6, 4, 1))
+        x = torch.randn(2, 3, 9, 7, requires_grad=True)
+    elif case == "batch_norm":
+        model = nn.Sequential(nn.Conv2d(3, 5, 3), nn.BatchNorm2d(5),
+                              nn.ReLU())
+        x = torch.randn(4, 3, 6, 6, requires_grad=True)
+    elif case == "layer_norm":
+        model = nn.Sequential(nn.Linear(12, 12), nn.LayerNorm(12))
+        x = torch.randn(3, 7, 12, requires_grad=True)
+    elif case == "attention":
+        model, x = Block(), torch.randint(0, 50, (2, 9))
+    else:
+        model, x = nn.Sequential(nn.Embedding(30, 8), nn.Linear(8, 3)), \
+            torch.randint(0, 30, (4, 6))
+    reference = copy.deepcopy(model)
+    x_ref = x.detach().clone().requires_grad_(x.requires_grad)
+    got, got_grads = gradients(tt_compile(model), x)
+    want, want_grads = gradients(reference, x_ref)
+    close(got, want, rtol=1e-4, atol=1e-5)
+    assert len(got_grads) == len(want_grads)
+    for g, w in zip(got_grads, want_grads):
+        close(g, w, rtol=1e-4, atol=1e-5)
+    if case == "batch_norm":  # the running stats land in the module
+        close(model[1].running_mean, reference[1].running_mean)
+        close(model[1].running_var, reference[1].running_var)
+
+
+def train(model, x, y, steps, compiled):
+    opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    run = tt_compile(model) if compiled else model
+    losses = []
+    for _ in range(steps):
+        loss = F.cross_entropy(run(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(float(loss))
+    return losses
+
+
+class SmallCNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1, self.b1 = nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8)
+        self.c2 = nn.Conv2d(8, 16, 3, stride=2)
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        x = F.relu(self.b1(self.c1(x)))
+        x = F.max_pool2d(F.relu(self.c2(x)), 2)
+        return self.fc(x.mean((2, 3)))
+
+
+@pytest.mark.parametrize("kind", ["mlp", "cnn"])
+def test_training_loop_matches_eager(kind):
+    if kind == "mlp":
+        model, x = MLP(13, 32, 10), torch.randn(16, 13)
+    else:
+        model, x = SmallCNN(), torch.randn(4, 3, 15, 15)
+    y = torch.randint(0, 10, (x.shape[0],))
+    reference = copy.deepcopy(model)
+    got = train(model, x, y, 12, compiled=True)
+    want = train(reference, x, y, 12, compiled=False)
+    for step, (g, w) in enumerate(zip(got, want)):
+        assert abs(g - w) <= 1e-4 * abs(w), (step, got, want)
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
+def test_compiled_optimizer_step_updates_parameters(optimizer):
+    # The step is a graph of its own (foreach ops for AdamW); the updated
+    # parameters and optimizer state land in the user's tensors.
+    def make(model):
+        if optimizer == "sgd":
+            return torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+        return torch.optim.AdamW(model.parameters(), lr=1e-2, foreach=True)
+
+    model = MLP(13, 32, 10)
+    reference = copy.deepcopy(model)
+    opt, ref_opt = make(model), make(reference)
+    run = tt_compile(model)
+    step = tt_compile(opt.step)
+    x, y = torch.randn(16, 13), torch.randint(0, 10, (16,))
+    for _ in range(6):
+        loss = F.cross_entropy(run(x), y)
+        opt.zero_grad()
+        loss.backward()
+        step()
+        ref_loss = F.cross_entropy(reference(x), y)
+        ref_opt.zero_grad()
+        ref_loss.backward()
+        ref_opt.step()
+        assert abs(float(loss) - float(ref_loss)) <= 1e-4 * abs(
+            float(ref_loss))
+    for p, q in zip(model.parameters(), reference.parameters()):
+        close(p, q, rtol=1e-4, atol=1e-5)
+    assert dynamo.counters["fallbacks"] == 0
+
+
+def test_transformers_gpt2_generate(transformers):
+    # Hugging Face's generation loop (Python around the model): the
+    # forward graphs compiled, the cache growing by one token per step.
+    config = transformers.GPT2Config(vocab_size=101, n_positions=64,
+                                     n_embd=64, n_layer=2, n_head=4)
+    model = transformers.GPT2LMHeadModel(config).eval()
+    ids = torch.randint(0, 101, (1, 7))
+    want = model.generate(ids, max_new_tokens=32, do_sample=False,
+                          pad_token_id=0)
+    model.forward = tt_compile(model.forward)
+    got = model.generate(ids, max_new_tokens=32, do_sample=False,
+                         pad_token_id=0)
+    assert torch.equal(got, want)
+    # Prefill, the first decoding step, then one program for every length.
+    assert dynamo.counters["graphs"] <= 3
+    assert dynamo.counters["programs"] <= 6
