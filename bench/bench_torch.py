@@ -19,6 +19,9 @@ output is checked against eager PyTorch (max abs error <= 1e-4 of the
 largest output); then timed as bench.py times (its `measure`): the
 median of N calls (N so that the calls take about --seconds), with
 CPU-seconds per wall-second over them.
+Frameworks: eager PyTorch, `tinytensor.torch.jit`, "tt-backend"
+(`torch.compile(model, backend="tinytensor")`) and `torch.compile` with
+Inductor.
 "first call" is the first call of a fresh compiled model: capture,
 compile and run (TinyTensor with an empty compile cache, inductor with an
 empty cache directory). Threads are every framework's default.
@@ -128,8 +131,13 @@ def frameworks():
         torch._dynamo.reset()
         return torch.compile(model)
 
+    def backend(model):
+        import tinytensor.torch  # noqa: F401  (registers the backend)
+        torch._dynamo.reset()
+        return torch.compile(model, backend="tinytensor")
+
     return [("torch", eager), ("tinytensor", tinytensor),
-            ("torch.compile", compiled)]
+            ("tt-backend", backend), ("torch.compile", compiled)]
 
 
 def main():

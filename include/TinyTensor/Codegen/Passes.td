@@ -26,7 +26,9 @@ def TTFoldTransposes : Pass<"tt-fold-transposes", "func::FuncOp"> {
     does `x @ w.T.astype(np.float64)` (the conversion reads `w` transposed
     and is then fused into the contraction by
     `--tt-fuse-casts-into-contractions`). The transpose is erased when
-    nothing else uses it.
+    nothing else uses it. A product's left operand is not folded when that
+    would swap its two innermost dimensions (`x.T @ dy`), nor moved out
+    of them: the matmul kernels read it only as [.., m, k].
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

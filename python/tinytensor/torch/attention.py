@@ -38,19 +38,9 @@ def _heads_repeated(x, heads: int):
     return np.reshape(spread, lead + (heads,) + shape[-2:])
 
 
-def scaled_dot_product_attention(query, key, value, attn_mask=None,
-                                 dropout_p=0.0, is_causal=False, scale=None,
-                                 enable_gqa=False):
-    """softmax(query @ key^T * scale + mask) @ value, as
-    torch.nn.functional.scaled_dot_product_attention computes it: a boolean
-    mask keeps the scores where it is True, a float mask is added,
-    `is_causal` keeps key positions <= query positions (the top-left
-    triangle of [L, S]), `enable_gqa` shares each key/value head among
-    query heads."""
-    if dropout_p:
-        raise UnsupportedOpError(
-            f"scaled_dot_product_attention with dropout_p={dropout_p} "
-            f"(random dropout is not supported; eval() sets it to 0)")
+def _scores(query, key, attn_mask, is_causal, scale):
+    """The masked, scaled scores [..., L, S] (-inf where the mask hides a
+    key) and the scale."""
     if is_causal and attn_mask is not None:
         raise UnsupportedOpError(
             "scaled_dot_product_attention with both attn_mask and "
@@ -58,14 +48,6 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None,
     q_shape = tuple(int(d) for d in query.shape)
     length, depth = q_shape[-2], q_shape[-1]
     span = int(key.shape[-2])
-    if len(q_shape) >= 3 and int(key.shape[-3]) != q_shape[-3]:
-        if not enable_gqa:
-            raise UnsupportedOpError(
-                f"scaled_dot_product_attention with {q_shape[-3]} query "
-                f"heads and {int(key.shape[-3])} key heads needs "
-                f"enable_gqa=True")
-        key = _heads_repeated(key, q_shape[-3])
-        value = _heads_repeated(value, q_shape[-3])
     if scale is None:
         scale = 1.0 / math.sqrt(depth)
     perm = list(range(len(key.shape)))
@@ -84,13 +66,94 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None,
             scores = np.where(attn_mask, scores, -np.inf)
         else:
             scores = scores + attn_mask
+    return scores, scale
+
+
+def _grouped(query, key, value, enable_gqa):
+    """Key and value with each head repeated for the query heads it serves
+    (grouped-query attention)."""
+    q_shape = tuple(int(d) for d in query.shape)
+    if len(q_shape) >= 3 and int(key.shape[-3]) != q_shape[-3]:
+        if not enable_gqa:
+            raise UnsupportedOpError(
+                f"scaled_dot_product_attention with {q_shape[-3]} query "
+                f"heads and {int(key.shape[-3])} key heads needs "
+                f"enable_gqa=True")
+        key = _heads_repeated(key, q_shape[-3])
+        value = _heads_repeated(value, q_shape[-3])
+    return key, value
+
+
+def _no_dropout(dropout_p):
+    if dropout_p:
+        raise UnsupportedOpError(
+            f"scaled_dot_product_attention with dropout_p={dropout_p} "
+            f"(random dropout is not supported; eval() sets it to 0)")
+
+
+def _softmax_and_lse(scores, masked: bool):
+    """softmax(scores) over the last axis and its log-sum-exp (the
+    normaliser, [..., L]). A row the mask hides entirely attends to
+    nothing: zeros, as PyTorch gives (its "safe softmax"), not 0/0."""
     top = np.max(scores, axis=-1, keepdims=True)
-    if attn_mask is None:
+    if not masked:
         e = np.exp(scores - top)
-        return (e / np.sum(e, axis=-1, keepdims=True)) @ value
-    # A row the mask hides entirely attends to nothing: zeros, as PyTorch
-    # gives (its "safe softmax"), not 0/0.
+        total = np.sum(e, axis=-1, keepdims=True)
+        return e / total, np.log(total) + top
     seen = top > -np.inf
-    e = np.exp(scores - np.where(seen, top, 0.0))
+    shift = np.where(seen, top, 0.0)
+    e = np.exp(scores - shift)
     total = np.sum(e, axis=-1, keepdims=True)
-    return (e / np.where(seen, total, 1.0)) @ value
+    return e / np.where(seen, total, 1.0), np.log(total) + shift
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None,
+                                 dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False, with_lse=False):
+    """softmax(query @ key^T * scale + mask) @ value, as
+    torch.nn.functional.scaled_dot_product_attention computes it: a boolean
+    mask keeps the scores where it is True, a float mask is added,
+    `is_causal` keeps key positions <= query positions (the top-left
+    triangle of [L, S]), `enable_gqa` shares each key/value head among
+    query heads. `with_lse` also returns the softmax's log-sum-exp
+    [..., L] (what the backward reads)."""
+    _no_dropout(dropout_p)
+    key, value = _grouped(query, key, value, enable_gqa)
+    scores, _ = _scores(query, key, attn_mask, is_causal, scale)
+    probs, lse = _softmax_and_lse(scores, attn_mask is not None)
+    out = probs @ value
+    if with_lse:
+        return out, np.reshape(lse, tuple(int(d) for d in lse.shape[:-1]))
+    return out
+
+
+def flash_attention_for_cpu(query, key, value, dropout_p=0.0,
+                            is_causal=False, attn_mask=None, scale=None):
+    """aten._scaled_dot_product_flash_attention_for_cpu (AOTAutograd's form
+    of attention): (output, log-sum-exp)."""
+    return scaled_dot_product_attention(query, key, value, attn_mask,
+                                        dropout_p, is_causal, scale,
+                                        with_lse=True)
+
+
+def flash_attention_for_cpu_backward(grad_out, query, key, value, out, lse,
+                                     dropout_p, is_causal, attn_mask=None,
+                                     scale=None):
+    """Its backward: with P = exp(S - lse) the softmax the forward
+    computed, dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(dO * O)),
+    dQ = dS K * scale, dK = dS^T Q * scale."""
+    _no_dropout(dropout_p)
+    scores, scale = _scores(query, key, attn_mask, is_causal, scale)
+    if attn_mask is not None:  # rows that see nothing: P = 0, not NaN
+        lse = np.where(lse > -np.inf, lse, 0.0)
+    probs = np.exp(scores - np.expand_dims(lse, -1))
+    rank = len(query.shape)
+    swap = list(range(rank))
+    swap[-1], swap[-2] = swap[-2], swap[-1]
+    grad_value = np.transpose(probs, swap) @ grad_out
+    grad_probs = grad_out @ np.transpose(value, swap)
+    row = np.sum(grad_out * out, axis=-1, keepdims=True)
+    grad_scores = probs * (grad_probs - row)
+    grad_query = (grad_scores @ key) * scale
+    grad_key = (np.transpose(grad_scores, swap) @ query) * scale
+    return grad_query, grad_key, grad_value

@@ -124,9 +124,9 @@ _SIZE_OPS = {operator.add, operator.sub, operator.mul,
 
 def _node_tensors_ok(node: torch.fx.Node) -> bool:
     """Whether every tensor the node reads and makes has a dtype the
-    compiled code takes, with no empty dimension; a size (SymInt) it makes
-    must come from size arithmetic, and no other scalar may flow in (a
-    float from `.item()`)."""
+    compiled code takes and its results no empty dimension; a size
+    (SymInt) it makes must come from size arithmetic, and no other scalar
+    may flow in (a float from `.item()`)."""
     val = node.meta.get("val")
     if isinstance(val, torch.SymInt):
         return node.target in _SIZE_OPS
@@ -141,11 +141,21 @@ def _node_tensors_ok(node: torch.fx.Node) -> bool:
             if not isinstance(val, (torch.Tensor, list, tuple)):
                 return False
             values += _tensors(val)
-    for t in values:
-        if t.dtype not in _DTYPES or any(
-                isinstance(d, int) and d == 0 for d in t.shape):
-            return False
-    return True
+    # Empty inputs are fine (a partition takes them as constants: a key/
+    # value cache before its first token); empty results are not.
+    return all(t.dtype in _DTYPES for t in values) and _results_ok(node)
+
+
+def _results_ok(node: torch.fx.Node) -> bool:
+    """Whether the tensors a node makes have dtypes the compiled code
+    returns, with no empty dimension. A multi-result op's empty results
+    (batch norm's saved statistics in eval mode) are fine while nothing
+    reads them: each result read is a getitem, checked on its own."""
+    val = node.meta.get("val")
+    multi = isinstance(val, (list, tuple))
+    return all(t.dtype in _DTYPES and (multi or not any(
+        isinstance(d, int) and d == 0 for d in t.shape))
+        for t in _tensors(val))
 
 
 class _Support(OperatorSupportBase):
@@ -162,7 +172,8 @@ class _Support(OperatorSupportBase):
         if name == "getitem":
             source = node.args[0]
             return isinstance(source, torch.fx.Node) and \
-                self.is_node_supported(submodules, source)
+                self.is_node_supported(submodules, source) and \
+                _results_ok(node)
         if node.target is torch.ops.aten.sym_size.int:
             return True
         return name in ATEN_OPS and _node_tensors_ok(node)
@@ -411,12 +422,24 @@ class CompiledPartition(torch.nn.Module):
 
     def _compile(self, args):
         from .frontend import TorchCompiled
+        # Empty tensors are constants of the program (no compiled function
+        # takes an empty array): left out of its arguments.
+        placeholders = [n.name for n in self.gm.graph.nodes
+                        if n.op == "placeholder"]
+        empty = {i for i, a in enumerate(args)
+                 if isinstance(a, torch.Tensor) and a.numel() == 0}
+        constants = _graph_constants(self.gm)
+        constants.update({placeholders[i]: args[i] for i in empty})
         program = GraphProgram(
             self.gm.graph,
-            [n.name for n in self.gm.graph.nodes if n.op == "placeholder"],
-            _graph_constants(self.gm), None)
+            [p for i, p in enumerate(placeholders) if i not in empty],
+            constants, None)
         try:
-            compiled = TorchCompiled(self.gm, args, program=program)
+            compiled = TorchCompiled(
+                self.gm, [a for i, a in enumerate(args) if i not in empty],
+                program=program)
+            if empty:
+                compiled = _Dropping(compiled, empty)
         except (UnsupportedOpError, CompilationError, TypeError,
                 ValueError) as e:
             node = getattr(e, "node", None)
@@ -437,6 +460,18 @@ class CompiledPartition(torch.nn.Module):
         self.compilations += 1
         counters["programs"] += 1
         return compiled
+
+
+class _Dropping:
+    """A compiled program called with the arguments it took as constants
+    left out."""
+
+    def __init__(self, compiled, positions: Set[int]):
+        self.compiled, self.positions = compiled, positions
+
+    def __call__(self, *args):
+        return self.compiled(*[a for i, a in enumerate(args)
+                               if i not in self.positions])
 
 
 def _partitioned(gm: torch.fx.GraphModule, settings, where: str,

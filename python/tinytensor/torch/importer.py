@@ -561,13 +561,11 @@ ATEN_OPS: Dict[str, Callable] = {
     "scalar_tensor": lambda v, dtype=None, **kw: _full((), v, dtype),
     "embedding": _embedding,
     "scaled_dot_product_attention": attention.scaled_dot_product_attention,
-    # AOTAutograd's form of it (its second result, the softmax's
-    # log-sum-exp, serves the backward).
+    # AOTAutograd's form of it and its backward.
     "_scaled_dot_product_flash_attention_for_cpu":
-        lambda q, k, v, dropout_p=0.0, is_causal=False, attn_mask=None,
-        scale=None: (attention.scaled_dot_product_attention(
-            q, k, v, attn_mask, dropout_p, is_causal, scale),
-            _Unavailable("the log-sum-exp of scaled_dot_product_attention")),
+        attention.flash_attention_for_cpu,
+    "_scaled_dot_product_flash_attention_for_cpu_backward":
+        attention.flash_attention_for_cpu_backward,
     "convolution": vision.convolution,
     # cuDNN's flags (benchmark, deterministic, cudnn_enabled, allow_tf32)
     # choose among kernels of equal results.

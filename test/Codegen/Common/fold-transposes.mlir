@@ -15,18 +15,33 @@ func.func @matmul_transposed_rhs(%x: tensor<8x64xf32>, %w: tensor<32x64xf32>) ->
 
 // -----
 
-// Batched, with the transposed operand on the left; a transpose with
-// another (non-contraction) user stays for that user.
+// A transposed left operand (`x.T @ dy`, every weight gradient) stays a
+// transpose: the matmul kernels read A only as [.., m, k], and the folded
+// map (k, m) would make the product a loop of strided reductions.
 // CHECK-LABEL: func.func @batch_transposed_lhs
 // CHECK-SAME:    (%[[A:.*]]: tensor<4x16x8xf32>, %[[B:.*]]: tensor<4x16x32xf32>)
 // CHECK:         %[[T:.*]] = linalg.transpose ins(%[[A]]
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
-// CHECK-SAME:      ins(%[[A]], %[[B]] : tensor<4x16x8xf32>, tensor<4x16x32xf32>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      ins(%[[T]], %[[B]] : tensor<4x8x16xf32>, tensor<4x16x32xf32>)
 // CHECK:         return {{.*}}, %[[T]]
 func.func @batch_transposed_lhs(%a: tensor<4x16x8xf32>, %b: tensor<4x16x32xf32>) -> (tensor<4x8x32xf32>, tensor<4x8x16xf32>) {
   %at = tt.transpose %a [0, 2, 1] : tensor<4x16x8xf32> -> tensor<4x8x16xf32>
   %0 = tt.matmul %at, %b : (tensor<4x8x16xf32>, tensor<4x16x32xf32>) -> tensor<4x8x32xf32>
   return %0, %at : tensor<4x8x32xf32>, tensor<4x8x16xf32>
+}
+
+// -----
+
+// The same in 2-D: the weight gradient x.T @ dy.
+// CHECK-LABEL: func.func @weight_gradient
+// CHECK-SAME:    (%[[X:.*]]: tensor<512x128xf32>, %[[DY:.*]]: tensor<512x384xf32>)
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[X]]
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+// CHECK-SAME:      ins(%[[T]], %[[DY]] : tensor<128x512xf32>, tensor<512x384xf32>)
+func.func @weight_gradient(%x: tensor<512x128xf32>, %dy: tensor<512x384xf32>) -> tensor<128x384xf32> {
+  %xt = tt.transpose %x [1, 0] : tensor<512x128xf32> -> tensor<128x512xf32>
+  %0 = tt.matmul %xt, %dy : (tensor<128x512xf32>, tensor<512x384xf32>) -> tensor<128x384xf32>
+  return %0 : tensor<128x384xf32>
 }
 
 // -----
