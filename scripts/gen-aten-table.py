@@ -35,7 +35,8 @@ FAMILIES = [
     ("Sorting", ["sort", "topk"]),
     ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear"]),
     ("Attention", ["scaled_dot_product_attention",
-                   "_scaled_dot_product_flash_attention_for_cpu"]),
+                   "_scaled_dot_product_flash_attention_for_cpu",
+                   "_scaled_dot_product_flash_attention_for_cpu_backward"]),
     ("Optimizer updates (each op over lists of tensors)", [
         "_foreach_add", "_foreach_sub", "_foreach_mul", "_foreach_div",
         "_foreach_pow", "_foreach_neg", "_foreach_abs", "_foreach_exp",
