@@ -20,7 +20,7 @@ FAMILIES = [
         "add", "sub", "rsub", "mul", "div", "pow", "neg", "abs", "maximum",
         "minimum", "remainder", "fmod", "square", "reciprocal", "gt", "lt",
         "ge", "le", "eq", "ne", "where", "clamp", "clamp_min", "clamp_max",
-        "addcmul", "addcdiv", "lerp"]),
+        "addcmul", "addcdiv", "lerp", "isnan", "isinf", "isfinite"]),
     ("Elementwise functions", [
         "exp", "log", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "relu",
         "gelu", "leaky_relu", "hardtanh", "sin", "cos", "floor", "ceil",
@@ -31,7 +31,8 @@ FAMILIES = [
     ("Reductions and scans", [
         "sum", "mean", "var", "amax", "amin", "max", "min", "prod", "any",
         "all", "argmax", "argmin", "cumsum", "_softmax", "softmax",
-        "_log_softmax", "log_softmax", "native_layer_norm", "layer_norm"]),
+        "_log_softmax", "log_softmax", "native_layer_norm", "layer_norm",
+        "linalg_vector_norm", "norm"]),
     ("Sorting", ["sort", "topk"]),
     ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear"]),
     ("Attention", ["scaled_dot_product_attention",
@@ -46,12 +47,13 @@ FAMILIES = [
         "_foreach_lerp"]),
     ("Vision", [
         "convolution", "_convolution", "conv_tbc", "max_pool2d_with_indices",
-        "max_pool2d", "avg_pool2d",
+        "max_pool2d", "avg_pool2d", "max_pool3d_with_indices", "max_pool3d",
+        "avg_pool3d",
         "avg_pool1d", "_adaptive_avg_pool2d", "adaptive_avg_pool2d",
         "_native_batch_norm_legit_no_training",
         "_native_batch_norm_legit_functional", "constant_pad_nd"]),
     ("Indexing", ["embedding", "index", "index_select", "gather", "slice",
-                  "select"]),
+                  "select", "flip", "diagonal"]),
     ("Shapes and layout", [
         "view", "_unsafe_view", "reshape", "permute", "t", "transpose",
         "unsqueeze", "squeeze", "flatten", "expand", "cat", "split",
@@ -59,7 +61,7 @@ FAMILIES = [
     ("Creation, conversion and no-ops", [
         "full", "full_like", "arange", "scalar_tensor", "_to_copy", "to",
         "dropout", "native_dropout", "clone", "contiguous", "alias",
-        "detach", "lift_fresh_copy", "_assert_tensor_metadata"]),
+        "detach", "lift_fresh_copy", "_assert_tensor_metadata", "copy"]),
 ]
 
 

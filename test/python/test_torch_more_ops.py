@@ -215,3 +215,36 @@ def test_integer_remainder_fmod_and_zero_divisors():
             fn(x, z)
         with pytest.raises(ZeroDivisionError, match="division by zero"):
             ttorch.jit(Fn(fn))(x, z)
+
+
+_X = torch.randn(3, 5, 7)
+
+
+@pytest.mark.parametrize("fn,inputs", [
+    (lambda a: torch.flip(a, [0, 2]), (_X,)),
+    (lambda a: torch.diagonal(a, 1, 1, 2), (_X,)),
+    (lambda a: torch.diagonal(a, -2, 2, 0), (_X,)),
+    (lambda a: torch.linalg.vector_norm(a, 3.5, dim=(0, 2), keepdim=True),
+     (_X,)),
+    (lambda a: torch.linalg.vector_norm(a), (_X,)),
+    (lambda a: torch.linalg.vector_norm(a, float("inf"), dim=1), (_X,)),
+    (lambda a: torch.linalg.vector_norm(a, float("-inf"), dim=-1), (_X,)),
+    (lambda a: torch.linalg.vector_norm(torch.relu(a), 0, dim=1), (_X,)),
+    (lambda a: a.norm(dim=1), (_X,)),
+    (lambda a: torch.isnan(a.log()), (_X,)),
+    (lambda a: torch.isinf(1 / a.round()), (_X,)),
+    (lambda a: torch.isfinite(1 / a.round()), (_X,)),
+    (lambda a, b: torch.div(a, b, rounding_mode="floor"), (_X * 4, _X + .1)),
+    (lambda a, b: torch.div(a, b, rounding_mode="trunc"), (_X * 4, _X + .1)),
+    (lambda a: F.max_pool3d(a, 2, stride=(1, 2, 2), padding=1),
+     (torch.randn(2, 3, 5, 6, 7),)),
+    (lambda a: F.avg_pool3d(a, (2, 3, 2), ceil_mode=True),
+     (torch.randn(2, 3, 5, 6, 7),)),
+    (lambda a, b: a.copy_(b) * 1, (torch.zeros(3, 5, 7), torch.randn(5, 7))),
+    (lambda a, b: (a > 0) * (b > 0), (_X, -_X.flip(0))),
+], ids=["flip", "diagonal", "diagonal_negative", "vector_norm_p",
+        "vector_norm_2", "vector_norm_inf", "vector_norm_neg_inf",
+        "vector_norm_0", "norm", "isnan", "isinf", "isfinite", "div_floor",
+        "div_trunc", "max_pool3d", "avg_pool3d", "copy", "mul_bool"])
+def test_suite_ops(fn, inputs):
+    check(Fn(fn), *inputs, equal_nan=True)

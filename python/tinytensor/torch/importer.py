@@ -30,7 +30,7 @@ from ..types import result_dtype
 
 
 from .errors import UnsupportedOpError  # noqa: E402
-from . import attention, vision  # noqa: E402
+from . import attention, indexing, vision  # noqa: E402
 
 
 _TORCH_TO_NUMPY = {
@@ -450,13 +450,16 @@ def _topk(x, k, dim=-1, largest=True, sorted=True):
 def _div(x, y, rounding_mode=None):
     if rounding_mode is None:
         return x / y
-    if _dtype_of(x).kind not in "biu" or _dtype_of(y).kind not in "biu":
-        raise UnsupportedOpError(
-            f"division with rounding_mode={rounding_mode!r} of floating "
-            f"point tensors (floor/trunc) is not supported")
     if rounding_mode not in ("trunc", "floor"):
         raise UnsupportedOpError(f"unknown rounding_mode {rounding_mode!r}")
-    return _integer_divmod(x, y, floor=rounding_mode == "floor")[0]
+    if _both_integers(x, y):
+        return _integer_divmod(x, y, floor=rounding_mode == "floor")[0]
+    # Floating point: the quotient rounded down or toward zero (as
+    # remainder and fmod are computed).
+    q = x / y
+    if rounding_mode == "floor":
+        return np.floor(q)
+    return np.where(q < 0, np.ceil(q), np.floor(q))
 
 
 def _as_int(x):
@@ -495,7 +498,8 @@ def _no_op(*args, **kwargs):
 
 ATEN_OPS: Dict[str, Callable] = {
     "add": _add, "sub": _sub, "rsub": lambda x, y, alpha=1: _sub(y, x, alpha),
-    "mul": operator.mul, "div": _div,
+    "mul": lambda x, y: _logical_and(x, y) if _dtype_of(x) == np.bool_
+        and _dtype_of(y) == np.bool_ else x * y, "div": _div,
     "pow": operator.pow, "neg": operator.neg, "abs": np.abs,
     "exp": np.exp, "log": np.log, "tanh": np.tanh, "sqrt": np.sqrt,
     "rsqrt": lambda x: 1 / np.sqrt(x), "reciprocal": lambda x: 1 / x,
@@ -582,6 +586,29 @@ ATEN_OPS: Dict[str, Callable] = {
     "max_pool2d": lambda x, kernel_size, stride=(), padding=0, dilation=1,
         ceil_mode=False: vision.max_pool(x, kernel_size, stride, padding,
                                          dilation, ceil_mode),
+    "max_pool3d_with_indices": lambda x, kernel_size, stride=(), padding=0,
+        dilation=1, ceil_mode=False: (
+            vision.max_pool(x, kernel_size, stride, padding, dilation,
+                            ceil_mode, nd=3),
+            _Unavailable("the indices of max_pool3d")),
+    "max_pool3d": lambda x, kernel_size, stride=(), padding=0, dilation=1,
+        ceil_mode=False: vision.max_pool(x, kernel_size, stride, padding,
+                                         dilation, ceil_mode, nd=3),
+    "avg_pool3d": lambda x, kernel_size, stride=(), padding=0,
+        ceil_mode=False, count_include_pad=True, divisor_override=None:
+        vision.avg_pool(x, kernel_size, stride, padding, ceil_mode,
+                        count_include_pad, divisor_override, nd=3),
+    "flip": indexing.flip,
+    "diagonal": indexing.diagonal,
+    "linalg_vector_norm": indexing.linalg_vector_norm,
+    "norm": indexing.norm,
+    "isnan": lambda x: x != x,
+    "isinf": lambda x: np.abs(x) == np.inf if _dtype_of(x).kind == "f"
+        else x != x,
+    "isfinite": lambda x: (np.abs(x) < np.inf) if _dtype_of(x).kind == "f"
+        else x == x,
+    "copy": lambda x, src, non_blocking=False: _cast(
+        np.broadcast_to(src, np.shape(x)), _dtype_of(x)),
     "avg_pool2d": vision.avg_pool,
     "avg_pool1d": lambda x, kernel_size, stride=(), padding=0,
         ceil_mode=False, count_include_pad=True: vision.avg_pool(

@@ -1,0 +1,95 @@
+"""Ops of the ATen importer that pick elements by position: `flip` and
+`diagonal` (gathers by constant index arrays), and the vector norms
+(`linalg_vector_norm`), composed from tt's gather, reductions and
+elementwise ops."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from ..tracing import as_tracer
+from .errors import UnsupportedOpError
+
+
+def _axes(dims, ndim: int) -> tuple:
+    if dims is None:
+        return tuple(range(ndim))
+    if isinstance(dims, int):
+        dims = [dims]
+    return tuple(sorted({d % max(ndim, 1) for d in dims}))
+
+
+def flip(x, dims: Sequence[int]):
+    """aten.flip: `x` reversed along each of `dims`."""
+    x = as_tracer(x)
+    for axis in _axes(dims, x.ndim):
+        n = int(x.shape[axis])
+        if n > 1:
+            x = np.take(x, np.arange(n - 1, -1, -1, dtype=np.int64),
+                        axis=axis)
+    return x
+
+
+def diagonal(x, offset: int = 0, dim1: int = 0, dim2: int = 1):
+    """aten.diagonal: the entries x[..., i, i + offset] of the matrices
+    over (dim1, dim2), as a new last axis (the other axes keep their
+    order)."""
+    x = as_tracer(x)
+    n = x.ndim
+    a, b = dim1 % n, dim2 % n
+    if a == b:
+        raise ValueError(f"diagonal: dim1 and dim2 are both {dim1}")
+    rest = [d for d in range(n) if d not in (a, b)]
+    moved = np.transpose(x, rest + [a, b])
+    rows, cols = int(x.shape[a]), int(x.shape[b])
+    first_row, first_col = max(-offset, 0), max(offset, 0)
+    length = max(min(rows - first_row, cols - first_col), 0)
+    if length == 0:
+        raise UnsupportedOpError(
+            f"diagonal with offset {offset} of a {rows} x {cols} matrix is "
+            f"empty (empty tensors are not supported)")
+    lead = tuple(int(moved.shape[d]) for d in range(n - 2))
+    flat = np.reshape(moved, lead + (rows * cols,))
+    index = (np.arange(length, dtype=np.int64) + first_row) * cols + \
+        np.arange(length, dtype=np.int64) + first_col
+    return np.take(flat, index, axis=n - 2)
+
+
+def linalg_vector_norm(x, ord=2, dim=None, keepdim: bool = False,
+                       dtype=None):
+    """aten.linalg_vector_norm: (sum |x|^ord)^(1 / ord) over `dim` (all
+    axes by default); ord inf / -inf are the largest / smallest |x|, ord 0
+    counts the non-zero entries."""
+    from .importer import numpy_dtype
+    x = as_tracer(x)
+    if dtype is not None:
+        x = x.astype(numpy_dtype(dtype))
+    if x.dtype.kind != "f":
+        raise UnsupportedOpError(
+            f"linalg_vector_norm of a {x.dtype} tensor (PyTorch takes only "
+            f"floating point ones)")
+    axes = _axes(dim if dim not in ((), []) else None, x.ndim)
+    magnitude = np.abs(x)
+    ord = float(ord)
+    if ord == np.inf:
+        return np.max(magnitude, axis=axes, keepdims=keepdim)
+    if ord == -np.inf:
+        return np.min(magnitude, axis=axes, keepdims=keepdim)
+    if ord == 0:
+        nonzero = (magnitude != 0).astype(x.dtype)
+        return np.sum(nonzero, axis=axes, keepdims=keepdim)
+    if ord == 1:
+        return np.sum(magnitude, axis=axes, keepdims=keepdim)
+    if ord == 2:
+        return np.sqrt(np.sum(x * x, axis=axes, keepdims=keepdim))
+    total = np.sum(magnitude ** x.dtype.type(ord), axis=axes,
+                   keepdims=keepdim)
+    return total ** x.dtype.type(1.0 / ord)
+
+
+def norm(x, p: Optional[float] = 2, dim=None, keepdim: bool = False,
+         dtype=None):
+    """aten.norm (ScalarOpt_dim and friends): the vector norm."""
+    return linalg_vector_norm(x, 2 if p is None else p, dim, keepdim, dtype)
