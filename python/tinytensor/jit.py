@@ -258,7 +258,7 @@ class Compiled:
                     entry = cache.key("object", self.name, str(module),
                                       compiler.optimize_pipeline(),
                                       compiler.lowering_pipeline(),
-                                      str(runtime.OPT_LEVEL))
+                                      str(runtime.opt_level()))
                     objects = cache.load(entry)
                 else:
                     objects = None

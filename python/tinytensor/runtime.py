@@ -8,8 +8,11 @@ are allocated here with NumPy.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import ctypes
 import os
-from typing import List, Sequence
+from typing import Iterator, List, Optional, Sequence
 
 import numpy as np
 
@@ -58,6 +61,54 @@ if os.path.exists(_LIBMVEC):
 OPT_LEVEL = int(os.environ.get("TT_OPT_LEVEL", "2"))
 
 
+_OPT_LEVEL_OVERRIDE: contextvars.ContextVar = contextvars.ContextVar(
+    "tt_opt_level", default=None)
+
+
+def opt_level() -> int:
+    """The LLVM optimisation level of compilations now: TT_OPT_LEVEL, or
+    what an enclosing `settings(opt_level=...)` says."""
+    level = _OPT_LEVEL_OVERRIDE.get()
+    return OPT_LEVEL if level is None else level
+
+
+_libomp = None
+
+
+def _set_omp_threads(n: int) -> None:
+    """omp_set_num_threads for the calling thread: the parallel loops of
+    compiled code it runs next use `n` threads."""
+    global _libomp
+    if _libomp is None:
+        _libomp = ctypes.CDLL(os.path.join(_LLVM_LIB_DIR, "libomp.so"))
+    _libomp.omp_set_num_threads(int(n))
+
+
+@contextlib.contextmanager
+def settings(opt_level: Optional[int] = None,
+             threads: Optional[int] = None) -> Iterator[None]:
+    """Per-use settings, for what runs inside: `opt_level` for the
+    compilations (0-3, part of the compile cache's key), `threads` for the
+    compiled code's parallel loops run from this thread (afterwards back
+    to TT_NUM_THREADS)."""
+    if opt_level is not None and opt_level not in (0, 1, 2, 3):
+        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+    if threads is not None and (not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be a positive integer, got "
+                         f"{threads!r}")
+    token = _OPT_LEVEL_OVERRIDE.set(opt_level) if opt_level is not None \
+        else None
+    if threads is not None:
+        _set_omp_threads(threads)
+    try:
+        yield
+    finally:
+        if token is not None:
+            _OPT_LEVEL_OVERRIDE.reset(token)
+        if threads is not None:
+            _set_omp_threads(NUM_THREADS)
+
+
 def buffer_cache_stats() -> dict:
     """The cache of buffers that compiled code allocates (intermediate
     results, packed panels): `cached_bytes` kept for reuse, their
@@ -78,7 +129,7 @@ def compile_objects(module: ir.Module) -> List[bytes]:
     """Object code for the host CPU from a module in the LLVM dialect:
     machine code for parts of the module is generated on NUM_THREADS
     threads, one object each."""
-    return tt.compile_objects(module, OPT_LEVEL, NUM_THREADS)
+    return tt.compile_objects(module, opt_level(), NUM_THREADS)
 
 class Executable:
     """A compiled entry function, callable with NumPy arrays.

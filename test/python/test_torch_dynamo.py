@@ -120,6 +120,31 @@ def test_unknown_option_is_refused():
         tt_compile(MLP(), options={"thread": 2})(torch.randn(2, 13))
 
 
+def test_threads_and_opt_level_options():
+    model = MLP().eval()
+    x = torch.randn(7, 13)
+    with torch.no_grad():
+        want = model(x)
+        got = tt_compile(model, options={"threads": 1, "opt_level": 0})(x)
+    close(got, want)
+    for bad in ({"threads": 0}, {"opt_level": 5}):
+        torch._dynamo.reset()
+        with pytest.raises(Exception, match="threads|opt_level"):
+            tt_compile(model, options=bad)(x)
+
+
+def test_check_indices_option():
+    table = nn.Embedding(10, 4)
+    ids = torch.tensor([[1, 12]])  # 12 is out of range
+    with pytest.raises(IndexError):
+        with torch.no_grad():
+            tt_compile(table)(ids)
+    torch._dynamo.reset()
+    with torch.no_grad():  # clamped instead: the last row
+        got = tt_compile(table, options={"check_indices": False})(ids)
+    close(got[0, 1], table.weight[9].detach())
+
+
 def test_node_that_fails_to_compile_is_partitioned_out():
     # max_pool2d's indices (needed by its backward) are not computed by
     # TinyTensor: the op runs eagerly, the rest compiled.

@@ -30,10 +30,12 @@ Options (`torch.compile(..., options={...})`):
   (IndexError); False clamps them instead (as `tinytensor.jit`).
 - "min_partition_ops" (default 1): partitions with fewer compute ops run
   eagerly (view and shape ops do not count).
-Process-wide settings stay environment variables, read at import:
-TT_NUM_THREADS (threads), TT_OPT_LEVEL (LLVM optimisation level),
-TT_OPTIMIZE_OPTIONS / TT_PIPELINE_OPTIONS (pass options, e.g. turning one
-optimisation off), TT_CACHE_DIR (the compile cache).
+- "threads" (default: TT_NUM_THREADS): threads of the compiled code's
+  parallel loops.
+- "opt_level" (default: TT_OPT_LEVEL, 2): LLVM's optimisation level, 0-3.
+Pass options stay environment variables, read at import:
+TT_OPTIMIZE_OPTIONS / TT_PIPELINE_OPTIONS (e.g. turning one optimisation
+off), and TT_CACHE_DIR (the compile cache).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ import torch.utils._pytree as pytree
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
+from .. import runtime
 from ..compiler import CompilationError
 from .errors import UnsupportedOpError
 from .importer import ATEN_OPS, GraphProgram, _op_name, _where_in_model
@@ -62,6 +65,8 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "fallback": True,
     "check_indices": True,
     "min_partition_ops": 1,
+    "threads": None,
+    "opt_level": None,
 }
 
 
@@ -103,11 +108,12 @@ def _options(options: Optional[dict]) -> Dict[str, Any]:
         if key not in DEFAULT_OPTIONS:
             raise ValueError(
                 f"unknown tinytensor backend option {key!r} (options: "
-                f"{', '.join(sorted(DEFAULT_OPTIONS))}; threads and "
-                f"pipeline settings are the environment variables "
-                f"TT_NUM_THREADS, TT_OPT_LEVEL, TT_OPTIMIZE_OPTIONS, "
+                f"{', '.join(sorted(DEFAULT_OPTIONS))}; pass options are "
+                f"the environment variables TT_OPTIMIZE_OPTIONS and "
                 f"TT_PIPELINE_OPTIONS)")
         settings[key] = value
+    with runtime.settings(settings["opt_level"], settings["threads"]):
+        pass  # validates both
     return settings
 
 
@@ -304,6 +310,13 @@ class CompiledPartition(torch.nn.Module):
         self.compilations = 0
 
     def forward(self, *args):
+        threads = self._settings["threads"]
+        if threads is None:
+            return self._forward(args)
+        with runtime.settings(threads=threads):
+            return self._forward(args)
+
+    def _forward(self, args):
         if self._fallback is not None:
             return self._fallback(*args)
         dynamic = self._dynamic
@@ -410,7 +423,10 @@ class CompiledPartition(torch.nn.Module):
             program.dynamic = DynamicDims(inputs, outputs, ranges)
             self._size_args = size_args
             example = [a for i, a in enumerate(args) if i not in size_args]
-            compiled = TorchCompiled(gm, example, program=program)
+            with runtime.settings(opt_level=self._settings["opt_level"]):
+                compiled = TorchCompiled(
+                    gm, example, program=program,
+                    check_indices=self._settings["check_indices"])
         except (UnsupportedOpError, CompilationError, TypeError,
                 ValueError) as e:
             log.info("%s graph: a partition does not compile with dynamic "
@@ -435,9 +451,11 @@ class CompiledPartition(torch.nn.Module):
             [p for i, p in enumerate(placeholders) if i not in empty],
             constants, None)
         try:
-            compiled = TorchCompiled(
-                self.gm, [a for i, a in enumerate(args) if i not in empty],
-                program=program)
+            with runtime.settings(opt_level=self._settings["opt_level"]):
+                compiled = TorchCompiled(
+                    self.gm, [a for i, a in enumerate(args) if i not in empty],
+                    program=program,
+                    check_indices=self._settings["check_indices"])
             if empty:
                 compiled = _Dropping(compiled, empty)
         except (UnsupportedOpError, CompilationError, TypeError,

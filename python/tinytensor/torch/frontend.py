@@ -66,9 +66,11 @@ class TorchCompiled:
     """
 
     def __init__(self, model: torch.nn.Module, example_inputs: Sequence,
-                 dynamic_shapes=None, program: GraphProgram = None):
+                 dynamic_shapes=None, program: GraphProgram = None,
+                 check_indices: bool = True):
         self.model = model
         self._dynamic_shapes = dynamic_shapes
+        self._check_indices = check_indices
         #: A program captured elsewhere (a graph Dynamo handed over), used
         #: instead of capturing `model`.
         self._given = program
@@ -77,7 +79,8 @@ class TorchCompiled:
     def _build(self, inputs: tuple):
         self.program: GraphProgram = self._given or capture(
             self.model, inputs, self._dynamic_shapes)
-        self._jit = _np_jit(self.program.function, name="forward")
+        self._jit = _np_jit(self.program.function, name="forward",
+                            check_indices=self._check_indices)
         arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
         self._example_arrays = arrays
         self._leaf_dynamic = None
