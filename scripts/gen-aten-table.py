@@ -54,6 +54,9 @@ FAMILIES = [
         "_native_batch_norm_legit_functional", "constant_pad_nd"]),
     ("Indexing", ["embedding", "index", "index_select", "gather", "slice",
                   "select", "flip", "diagonal"]),
+    ("Scatters", ["index_put", "_index_put_impl", "scatter", "scatter_add",
+                  "scatter_reduce", "index_add", "index_copy",
+                  "slice_scatter", "select_scatter"]),
     ("Shapes and layout", [
         "view", "_unsafe_view", "reshape", "permute", "t", "transpose",
         "unsqueeze", "squeeze", "flatten", "expand", "cat", "split",

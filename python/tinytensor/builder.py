@@ -20,6 +20,7 @@ from .types import check_dtype, dtype_of_element, mlir_element_name
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 _CMP_PREDICATES = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
+_SCATTER_MODES = {"set": 0, "add": 1, "mul": 2, "max": 3, "min": 4}
 
 
 def user_location() -> ir.Location:
@@ -249,3 +250,10 @@ class IRBuilder:
 
     def gather(self, table, indices) -> ir.Value:
         return self._build("gather", tt.gather, table, indices)
+
+    def scatter(self, mode: str, table, indices, updates) -> ir.Value:
+        """tt.scatter: `mode` is "set", "add", "mul", "max" or "min"."""
+        attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                  _SCATTER_MODES[mode])
+        return self._build("scatter", tt.scatter, attr, table, indices,
+                           updates)

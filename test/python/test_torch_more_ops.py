@@ -248,3 +248,66 @@ _X = torch.randn(3, 5, 7)
         "div_trunc", "max_pool3d", "avg_pool3d", "copy", "mul_bool"])
 def test_suite_ops(fn, inputs):
     check(Fn(fn), *inputs, equal_nan=True)
+
+
+_T = torch.randn(6, 4)
+_I = torch.tensor([0, 5, -1, 2, 2])  # repeated and negative rows
+_E = torch.tensor([[0, 1, 2, 3], [0, 1, 2, 3], [5, 5, 5, 5]])
+
+
+@pytest.mark.parametrize("fn,inputs", [
+    (lambda a, i, v: torch.index_put(a, (i,), v), (_T, _I, torch.randn(5, 4))),
+    (lambda a, i, v: torch.index_put(a, (i,), v, accumulate=True),
+     (_T, _I, torch.randn(5, 4))),
+    (lambda a, r, c, v: torch.index_put(a, (r, c), v, accumulate=True),
+     (_T, _I, torch.tensor([1, 3, 0, 0, 2]), torch.randn(5))),
+    (lambda a, i: torch.index_put(a, (i,), torch.tensor(3.0)), (_T, _I)),
+    (lambda a, i, v: torch.ops.aten.index_put(a, [None, i], v, True),
+     (torch.randn(2, 5, 3), torch.tensor([[1, 4], [0, 1]]),
+      torch.randn(2, 2, 2, 3))),
+    (lambda a: a.masked_fill(a > 0, 0.5), (_T,)),
+    (lambda a: torch.index_put(a, (a[:, 0] > 0,), torch.tensor(7.0)), (_T,)),
+    (lambda a, i, s: torch.scatter(a, 1, i, s),
+     (_T, torch.tensor([[0, 1], [3, 2], [1, 1], [0, 0], [2, 3], [3, 3]]),
+      torch.randn(6, 3))),
+    (lambda a, i: torch.scatter(a, 0, i, 2.5),
+     (_T, torch.tensor([[0, 1, 2, 3], [5, 4, 3, 2]]))),
+    (lambda a, i, s: torch.scatter_add(a, 0, i, s),
+     (_T, _E, torch.randn(3, 4))),
+    (lambda a, i, s: torch.scatter_reduce(a, 0, i, s, "amax",
+                                          include_self=False),
+     (_T, _E, torch.randn(3, 4))),
+    (lambda a, i, s: torch.scatter_reduce(a, 0, i, s, "mean"),
+     (_T, _E, torch.randn(3, 4))),
+    (lambda a, i, s: torch.scatter_reduce(a, 1, i, s, "prod",
+                                          include_self=False),
+     (_T, torch.tensor([[0, 0], [1, 1], [2, 2], [3, 0], [1, 1], [0, 0]]),
+      torch.randn(6, 2))),
+    (lambda a, i, s: torch.index_add(a, 1, i, s, alpha=2),
+     (_T, torch.tensor([3, 0, 3]), torch.randn(6, 3))),
+    (lambda a, i, s: torch.index_copy(a, 0, i, s),
+     (_T, torch.tensor([4, 1]), torch.randn(2, 4))),
+    (lambda a, i, v: torch.index_put(a, (i,), v, accumulate=True),
+     (torch.randint(0, 9, (6, 4)), _I, torch.randint(0, 9, (5, 4)))),
+    (lambda a, s: torch.slice_scatter(a, s, 1, 1, None, 2),
+     (_T, torch.randn(6, 2))),
+    (lambda a, s: torch.slice_scatter(a, s, 0, -4, -1),
+     (_T, torch.randn(3, 4))),
+    (lambda a, s: torch.select_scatter(a, s, 1, -1), (_T, torch.randn(6))),
+], ids=["index_put", "index_put_accumulate", "index_put_two_axes",
+        "index_put_scalar", "index_put_after_slice", "masked_fill",
+        "index_put_mask", "scatter", "scatter_value", "scatter_add",
+        "scatter_reduce_amax", "scatter_reduce_mean", "scatter_reduce_prod",
+        "index_add", "index_copy", "index_put_int", "slice_scatter_step",
+        "slice_scatter_negative", "select_scatter"])
+def test_scatter_ops(fn, inputs):
+    before = [t.clone() for t in inputs]
+    check(Fn(fn), *inputs)
+    for t, b in zip(inputs, before):  # the inputs are left as they were
+        assert torch.equal(t, b)
+
+
+def test_scatter_index_out_of_range():
+    with pytest.raises(IndexError, match="index 9 is out of bounds"):
+        ttorch.jit(Fn(lambda a, i, v: torch.index_put(a, (i,), v)))(
+            _T, torch.tensor([0, 9]), torch.randn(2, 4))

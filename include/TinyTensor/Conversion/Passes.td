@@ -32,13 +32,13 @@ def ConvertTTToLinalg : Pass<"tt-to-linalg", "ModuleOp"> {
     that is not one `collapse_shape` or `expand_shape` is refused. Any `tt` op left unconverted makes the pass
     fail with a diagnostic naming it.
   }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::cf::ControlFlowDialect",
-    "::mlir::linalg::LinalgDialect",
-    "::mlir::math::MathDialect",
-    "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
   ];
 }
 

@@ -6,6 +6,7 @@
 #include "TinyTensor/Dialect/TT/TTOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/IR/AffineMap.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -1544,6 +1545,101 @@ struct GatherLowering : public RankedLowering<GatherOp> {
   }
 };
 
+/// tt.scatter: a loop over the indices carrying a copy of the table,
+/// updated in place. Each in-range row index takes
+/// its row of updates, or that row combined with the table's; negative
+/// indices count from the end, out-of-range ones are skipped.
+struct ScatterLowering : public RankedLowering<ScatterOp> {
+  using RankedLowering::RankedLowering;
+  Value lower(ScatterOp op, OpAdaptor adaptor, OpBuilder &b,
+              RankedTensorType type) const override {
+    Location loc = op.getLoc();
+    Value table = adaptor.getTable(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    int64_t rank = type.getRank();
+    ScatterMode mode = op.getMode();
+    // One row: [1, table.shape[1:]...].
+    SmallVector<int64_t> rowShape(type.getShape());
+    rowShape[0] = 1;
+    auto rowType = RankedTensorType::get(rowShape, type.getElementType());
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
+    for (int64_t d = 1; d < rank; ++d)
+      sizes.push_back(dimSize(b, loc, table, d));
+    SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    auto rowAt = [&](OpFoldResult row) {
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+      offsets[0] = row;
+      return offsets;
+    };
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value count =
+        getValueOrCreateConstantIndexOp(b, loc, dimSize(b, loc, indices, 0));
+    Value rows =
+        getValueOrCreateConstantIndexOp(b, loc, dimSize(b, loc, table, 0));
+    // The loop updates a copy: in place on `table` itself, bufferization
+    // would write into the caller's array when it is a function argument.
+    // (An identity linalg.generic would be erased by canonicalization.)
+    Value copy =
+        bufferization::AllocTensorOp::create(b, loc, type, ValueRange{},
+                                             /*copy=*/table);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, count, one, ValueRange{copy},
+        [&](OpBuilder &nb, Location nl, Value i, ValueRange iter) {
+          Value id = arith::IndexCastOp::create(
+              nb, nl, nb.getIndexType(),
+              tensor::ExtractOp::create(nb, nl, indices, ValueRange{i}));
+          Value negative = arith::CmpIOp::create(
+              nb, nl, arith::CmpIPredicate::slt, id, zero);
+          id = arith::SelectOp::create(
+              nb, nl, negative, arith::AddIOp::create(nb, nl, id, rows), id);
+          Value inside = arith::AndIOp::create(
+              nb, nl,
+              arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, id,
+                                    zero),
+              arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, id,
+                                    rows));
+          auto branch = scf::IfOp::create(
+              nb, nl, inside,
+              [&](OpBuilder &tb, Location tl) {
+                Value row = tensor::ExtractSliceOp::create(
+                    tb, tl, rowType, updates, rowAt(i), sizes, strides);
+                if (mode != ScatterMode::set) {
+                  Value old = tensor::ExtractSliceOp::create(
+                      tb, tl, rowType, iter[0], rowAt(id), sizes, strides);
+                  row = buildElementwise(
+                      tb, tl, rowType, ValueRange{old, row},
+                      [mode](OpBuilder &eb, Location el, ValueRange args,
+                             Type) -> Value {
+                        switch (mode) {
+                        case ScatterMode::add:
+                          return floatOrInt<arith::AddFOp, arith::AddIOp>(
+                              eb, el, args);
+                        case ScatterMode::mul:
+                          return floatOrInt<arith::MulFOp, arith::MulIOp>(
+                              eb, el, args);
+                        case ScatterMode::max:
+                          return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(
+                              eb, el, args);
+                        default:
+                          return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(
+                              eb, el, args);
+                        }
+                      });
+                }
+                Value updated = tensor::InsertSliceOp::create(
+                    tb, tl, row, iter[0], rowAt(id), sizes, strides);
+                scf::YieldOp::create(tb, tl, ValueRange{updated});
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, ValueRange{iter[0]});
+              });
+          scf::YieldOp::create(nb, nl, branch.getResults());
+        });
+    return loop.getResult(0);
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
@@ -1592,9 +1688,10 @@ struct ConvertTTToLinalgPass
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TTDialect>();
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, scf::SCFDialect,
-                           tensor::TensorDialect>();
+    target.addLegalDialect<arith::ArithDialect,
+                           bufferization::BufferizationDialect,
+                           linalg::LinalgDialect, math::MathDialect,
+                           scf::SCFDialect, tensor::TensorDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     populateTTToLinalgPatterns(patterns);
@@ -1629,7 +1726,6 @@ void mlir::tt::populateTTToLinalgPatterns(RewritePatternSet &patterns) {
                ElementwiseLowering<Expm1Op>, ElementwiseLowering<Exp2Op>,
                ElementwiseLowering<Log2Op>, MatmulLowering, TransposeLowering,
                ReshapeLowering, SliceLowering, ConcatLowering, GatherLowering,
-               IotaLowering>(
-      patterns.getContext());
+               ScatterLowering, IotaLowering>(patterns.getContext());
   populateConvolutionLoweringPatterns(patterns);
 }

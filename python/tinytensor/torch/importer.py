@@ -30,7 +30,7 @@ from ..types import result_dtype
 
 
 from .errors import UnsupportedOpError  # noqa: E402
-from . import attention, indexing, vision  # noqa: E402
+from . import attention, indexing, scatter, vision  # noqa: E402
 
 
 _TORCH_TO_NUMPY = {
@@ -598,6 +598,15 @@ ATEN_OPS: Dict[str, Callable] = {
         ceil_mode=False, count_include_pad=True, divisor_override=None:
         vision.avg_pool(x, kernel_size, stride, padding, ceil_mode,
                         count_include_pad, divisor_override, nd=3),
+    "index_put": scatter.index_put,
+    "_index_put_impl": scatter.index_put,
+    "scatter": scatter.scatter,
+    "scatter_add": scatter.scatter_add,
+    "scatter_reduce": scatter.scatter_reduce,
+    "index_add": scatter.index_add,
+    "index_copy": scatter.index_copy,
+    "slice_scatter": scatter.slice_scatter,
+    "select_scatter": scatter.select_scatter,
     "flip": indexing.flip,
     "diagonal": indexing.diagonal,
     "linalg_vector_norm": indexing.linalg_vector_norm,

@@ -854,6 +854,40 @@ def TT_GatherOp : TT_Op<"gather"> {
   }];
 }
 
+def TT_ScatterModeAttr
+    : I64EnumAttr<"ScatterMode", "how scattered rows combine",
+                  [I64EnumAttrCase<"set", 0>, I64EnumAttrCase<"add", 1>,
+                   I64EnumAttrCase<"mul", 2>, I64EnumAttrCase<"max", 3>,
+                   I64EnumAttrCase<"min", 4>]> {
+  let cppNamespace = "::mlir::tt";
+}
+
+def TT_ScatterOp : TT_Op<"scatter"> {
+  let summary = "rows written into a copy of a table (table[ids] = rows)";
+  let description = [{
+    The result is `table` with each row `indices[i]` replaced by row `i`
+    of `updates` (`set`) or combined with it (`add`, `mul`, `max`, `min`),
+    for i in order: NumPy's `out[ids] = updates` and `np.add.at(out, ids,
+    updates)`. `indices` is a 1-D `i32` or `i64` tensor, `updates` has
+    the shape `[len(indices), table.shape[1:]...]` and the table's element
+    type. Negative indices count from the end; a row index outside
+    `[-n, n)` is skipped (front ends check them first). A row named twice
+    keeps the last update (`set`) or combines all of them. Any dimension
+    may be dynamic. An element scatter (`torch.scatter`) is a row scatter
+    of the flattened table with rows of one element.
+
+    ```mlir
+    %0 = tt.scatter add %table[%ids], %rows : (tensor<50x8xf32>, tensor<4xi64>, tensor<4x8xf32>) -> tensor<50x8xf32>
+    ```
+  }];
+  let arguments = (ins TT_ScatterModeAttr:$mode, TT_AnyTensor:$table,
+      TT_IndexTensor:$indices, TT_AnyTensor:$updates);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $mode $table `[` $indices `]` `,` $updates attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def TT_IotaOp : TT_Op<"iota"> {
   let summary = "the indices of a dimension (np.arange(x.shape[dim]))";
   let description = [{

@@ -100,6 +100,12 @@ FailureOr<Type> inferIotaType(std::optional<Location> loc, Type like,
 FailureOr<Type> inferGatherType(std::optional<Location> loc, Type table,
                                 Type indices);
 
+/// tt.scatter: the table's type; indices 1-D, updates [len(indices),
+/// table.shape[1:]...] of the table's element type; `set` or a combining
+/// mode on numbers (not booleans, except `set`).
+FailureOr<Type> inferScatterType(std::optional<Location> loc, Type table,
+                                 Type indices, Type updates, bool combining);
+
 /// Helpers for inferReturnTypes implementations: run a rule and append its
 /// result type to `results`.
 LogicalResult pushInferred(FailureOr<Type> type,

@@ -196,6 +196,17 @@ LogicalResult IotaOp::inferReturnTypes(MLIRContext *,
       results);
 }
 
+LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  return pushInferred(inferScatterType(loc, adaptor.getTable().getType(),
+                                       adaptor.getIndices().getType(),
+                                       adaptor.getUpdates().getType(),
+                                       adaptor.getMode() != ScatterMode::set),
+                      results);
+}
+
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,

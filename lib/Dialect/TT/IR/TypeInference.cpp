@@ -586,6 +586,46 @@ FailureOr<Type> mlir::tt::inferIotaType(std::optional<Location> loc,
   return Type(RankedTensorType::get({type.getDimSize(dim)}, i32));
 }
 
+FailureOr<Type> mlir::tt::inferScatterType(std::optional<Location> loc,
+                                           Type table, Type indices,
+                                           Type updates, bool combining) {
+  auto tt = cast<TensorType>(table), it = cast<TensorType>(indices),
+       ut = cast<TensorType>(updates);
+  if (ut.getElementType() != tt.getElementType())
+    return OptionalError(loc)
+           << "scatter: the updates' element type " << ut.getElementType()
+           << " differs from the table's " << tt.getElementType();
+  if (combining && tt.getElementType().isInteger(1))
+    return OptionalError(loc)
+           << "scatter: a combining mode takes numbers, not booleans";
+  if (!tt.hasRank() || !it.hasRank() || !ut.hasRank())
+    return table;
+  if (tt.getRank() == 0)
+    return OptionalError(loc) << "cannot scatter into a rank-0 table";
+  if (it.getRank() != 1)
+    return OptionalError(loc)
+           << "scatter: the indices must be 1-D, got rank " << it.getRank();
+  if (ut.getRank() != tt.getRank())
+    return OptionalError(loc)
+           << "scatter: the updates have rank " << ut.getRank()
+           << " but the table has rank " << tt.getRank()
+           << " (one row of updates per index)";
+  auto mismatch = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+  };
+  if (mismatch(ut.getDimSize(0), it.getDimSize(0)))
+    return OptionalError(loc)
+           << "scatter: " << dimText(it.getDimSize(0)) << " indices but "
+           << dimText(ut.getDimSize(0)) << " rows of updates";
+  for (int64_t d = 1; d < tt.getRank(); ++d)
+    if (mismatch(ut.getDimSize(d), tt.getDimSize(d)))
+      return OptionalError(loc)
+             << "scatter: dimension " << d << " of the updates is "
+             << dimText(ut.getDimSize(d)) << " but the table's is "
+             << dimText(tt.getDimSize(d));
+  return table;
+}
+
 FailureOr<Type> mlir::tt::inferGatherType(std::optional<Location> loc,
                                           Type table, Type indices) {
   auto tt = cast<TensorType>(table), it = cast<TensorType>(indices);
