@@ -53,7 +53,7 @@ FAMILIES = [
         "_native_batch_norm_legit_no_training",
         "_native_batch_norm_legit_functional", "constant_pad_nd"]),
     ("Indexing", ["embedding", "index", "index_select", "gather", "slice",
-                  "select", "flip", "diagonal"]),
+                  "select", "flip", "diagonal", "repeat"]),
     ("Scatters", ["index_put", "_index_put_impl", "scatter", "scatter_add",
                   "scatter_reduce", "index_add", "index_copy",
                   "slice_scatter", "select_scatter"]),

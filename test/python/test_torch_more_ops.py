@@ -242,10 +242,13 @@ _X = torch.randn(3, 5, 7)
      (torch.randn(2, 3, 5, 6, 7),)),
     (lambda a, b: a.copy_(b) * 1, (torch.zeros(3, 5, 7), torch.randn(5, 7))),
     (lambda a, b: (a > 0) * (b > 0), (_X, -_X.flip(0))),
+    (lambda a: a.repeat(2, 1, 3), (_X,)),
+    (lambda a: a[0].repeat(2, 1, 3), (_X,)),
 ], ids=["flip", "diagonal", "diagonal_negative", "vector_norm_p",
         "vector_norm_2", "vector_norm_inf", "vector_norm_neg_inf",
         "vector_norm_0", "norm", "isnan", "isinf", "isfinite", "div_floor",
-        "div_trunc", "max_pool3d", "avg_pool3d", "copy", "mul_bool"])
+        "div_trunc", "max_pool3d", "avg_pool3d", "copy", "mul_bool",
+        "repeat", "repeat_new_axes"])
 def test_suite_ops(fn, inputs):
     check(Fn(fn), *inputs, equal_nan=True)
 

@@ -608,6 +608,7 @@ ATEN_OPS: Dict[str, Callable] = {
     "slice_scatter": scatter.slice_scatter,
     "select_scatter": scatter.select_scatter,
     "flip": indexing.flip,
+    "repeat": indexing.repeat,
     "diagonal": indexing.diagonal,
     "linalg_vector_norm": indexing.linalg_vector_norm,
     "norm": indexing.norm,

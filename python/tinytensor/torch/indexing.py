@@ -1,5 +1,6 @@
 """Ops of the ATen importer that pick elements by position: `flip` and
-`diagonal` (gathers by constant index arrays), and the vector norms
+`diagonal` (gathers by constant index arrays), `repeat` (a broadcast),
+and the vector norms
 (`linalg_vector_norm`), composed from tt's gather, reductions and
 elementwise ops."""
 
@@ -93,3 +94,25 @@ def norm(x, p: Optional[float] = 2, dim=None, keepdim: bool = False,
          dtype=None):
     """aten.norm (ScalarOpt_dim and friends): the vector norm."""
     return linalg_vector_norm(x, 2 if p is None else p, dim, keepdim, dtype)
+
+
+def repeat(x, sizes: Sequence[int]):
+    """aten.repeat (NumPy's tile): `x` repeated sizes[i] times along axis
+    i, with leading axes of size 1 added when sizes is longer."""
+    x = as_tracer(x)
+    sizes = [int(r) for r in sizes]
+    if len(sizes) < x.ndim:
+        raise ValueError(f"repeat: {len(sizes)} repeats for a tensor of "
+                         f"rank {x.ndim}")
+    shape = (1,) * (len(sizes) - x.ndim) + tuple(int(d) for d in x.shape)
+    if any(r == 0 for r in sizes):
+        raise UnsupportedOpError("repeat with a zero count makes an empty "
+                                 "tensor (not supported)")
+    spread = []
+    for d in shape:
+        spread += [1, d]
+    target = []
+    for r, d in zip(sizes, shape):
+        target += [r, d]
+    tiled = np.broadcast_to(np.reshape(x, spread), target)
+    return np.reshape(tiled, [r * d for r, d in zip(sizes, shape)])
