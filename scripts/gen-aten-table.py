@@ -23,7 +23,7 @@ FAMILIES = [
         "addcmul", "addcdiv", "lerp", "isnan", "isinf", "isfinite"]),
     ("Elementwise functions", [
         "exp", "log", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "relu",
-        "gelu", "leaky_relu", "hardtanh", "sin", "cos", "floor", "ceil",
+        "gelu", "leaky_relu", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
         "round", "sign", "log1p", "expm1", "exp2", "log2"]),
     ("Logical and bitwise (bool)", [
         "logical_not", "logical_and", "logical_or", "bitwise_not",
@@ -32,7 +32,7 @@ FAMILIES = [
         "sum", "mean", "var", "amax", "amin", "max", "min", "prod", "any",
         "all", "argmax", "argmin", "cumsum", "_softmax", "softmax",
         "_log_softmax", "log_softmax", "native_layer_norm", "layer_norm",
-        "linalg_vector_norm", "norm"]),
+        "linalg_vector_norm", "norm", "var_mean"]),
     ("Sorting", ["sort", "topk"]),
     ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear"]),
     ("Attention", ["scaled_dot_product_attention",
@@ -48,6 +48,7 @@ FAMILIES = [
     ("Vision", [
         "convolution", "_convolution", "conv_tbc", "max_pool2d_with_indices",
         "max_pool2d", "avg_pool2d", "max_pool3d_with_indices", "max_pool3d",
+        "max_pool2d_with_indices_backward", "max_pool3d_with_indices_backward",
         "avg_pool3d",
         "avg_pool1d", "_adaptive_avg_pool2d", "adaptive_avg_pool2d",
         "_native_batch_norm_legit_no_training",

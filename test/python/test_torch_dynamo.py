@@ -146,14 +146,32 @@ def test_check_indices_option():
 
 
 def test_node_that_fails_to_compile_is_partitioned_out():
-    # max_pool2d's indices (needed by its backward) are not computed by
-    # TinyTensor: the op runs eagerly, the rest compiled.
-    model = nn.Sequential(nn.Conv2d(2, 4, 3), nn.MaxPool2d(2), nn.Flatten(),
-                          nn.Linear(4 * 3 * 3, 3))
-    x = torch.randn(2, 2, 8, 8, requires_grad=True)
-    got = tt_compile(model)(x)
-    close(got, model(x), rtol=1e-4, atol=1e-5)
+    # var with a fractional correction is refused by the importer when it
+    # is traced (its op is known): that node runs eagerly, the rest is
+    # compiled around it.
+    def fn(x):
+        y = torch.tanh(x) * 2
+        return torch.var(y, dim=1, correction=0.5) + y.sum(1)
+
+    x = torch.randn(5, 7)
+    with pytest.warns(FallbackWarning, match="var"):
+        got = tt_compile(fn)(x)
+    close(got, fn(x), rtol=1e-4, atol=1e-5)
     assert dynamo.counters["fallbacks"] >= 1
+
+
+def test_max_pool_gradients_are_compiled():
+    model = nn.Sequential(nn.Conv2d(2, 4, 3), nn.MaxPool2d(3, 2, 1),
+                          nn.Flatten(), nn.Linear(4 * 3 * 3, 3))
+    reference = copy.deepcopy(model)
+    x = torch.randn(2, 2, 8, 8, requires_grad=True)
+    x_ref = x.detach().clone().requires_grad_()
+    got, got_grads = gradients(tt_compile(model), x)
+    want, want_grads = gradients(reference, x_ref)
+    close(got, want, rtol=1e-4, atol=1e-5)
+    for g, w in zip(got_grads, want_grads):
+        close(g, w, rtol=1e-4, atol=1e-5)
+    assert dynamo.counters["fallbacks"] == 0
 
 
 class Block(nn.Module):

@@ -243,12 +243,25 @@ _X = torch.randn(3, 5, 7)
     (lambda a, b: a.copy_(b) * 1, (torch.zeros(3, 5, 7), torch.randn(5, 7))),
     (lambda a, b: (a > 0) * (b > 0), (_X, -_X.flip(0))),
     (lambda a: a.repeat(2, 1, 3), (_X,)),
+    (lambda a: F.max_pool2d(a, 3, 2, 1, return_indices=True),
+     (torch.randn(2, 3, 9, 8),)),
+    (lambda a: F.max_pool2d(a, (2, 3), (1, 2), (1, 0), (2, 1),
+                            ceil_mode=True, return_indices=True),
+     (torch.randn(1, 2, 9, 11),)),
+    (lambda a: F.max_pool1d(a, 3, 2, return_indices=True),
+     (torch.randn(2, 3, 10),)),
+    (lambda a: F.max_pool3d(a, 2, 2, 1, return_indices=True),
+     (torch.randn(1, 2, 5, 6, 7),)),
+    (lambda a: torch.trunc(a * 3), (_X,)),
+    (lambda a: torch.var_mean(a, 1, correction=0), (_X,)),
     (lambda a: a[0].repeat(2, 1, 3), (_X,)),
 ], ids=["flip", "diagonal", "diagonal_negative", "vector_norm_p",
         "vector_norm_2", "vector_norm_inf", "vector_norm_neg_inf",
         "vector_norm_0", "norm", "isnan", "isinf", "isfinite", "div_floor",
         "div_trunc", "max_pool3d", "avg_pool3d", "copy", "mul_bool",
-        "repeat", "repeat_new_axes"])
+        "repeat", "repeat_new_axes", "max_pool2d_indices",
+        "max_pool2d_indices_dilated", "max_pool1d_indices",
+        "max_pool3d_indices", "trunc", "var_mean"])
 def test_suite_ops(fn, inputs):
     check(Fn(fn), *inputs, equal_nan=True)
 

@@ -578,19 +578,21 @@ ATEN_OPS: Dict[str, Callable] = {
             x, w, b, stride, padding, dilation, transposed, output_padding,
             groups),
     "conv_tbc": vision.conv_tbc,
-    "max_pool2d_with_indices": lambda x, kernel_size, stride=(), padding=0,
-        dilation=1, ceil_mode=False: (
-            vision.max_pool(x, kernel_size, stride, padding, dilation,
-                            ceil_mode),
-            _Unavailable("the indices of max_pool2d")),
+    "max_pool2d_with_indices": vision.max_pool_with_indices,
+    "max_pool2d_with_indices_backward": vision.max_pool_backward,
+    "max_pool3d_with_indices_backward":
+        lambda *args: vision.max_pool_backward(*args, nd=3),
     "max_pool2d": lambda x, kernel_size, stride=(), padding=0, dilation=1,
         ceil_mode=False: vision.max_pool(x, kernel_size, stride, padding,
                                          dilation, ceil_mode),
     "max_pool3d_with_indices": lambda x, kernel_size, stride=(), padding=0,
-        dilation=1, ceil_mode=False: (
-            vision.max_pool(x, kernel_size, stride, padding, dilation,
-                            ceil_mode, nd=3),
-            _Unavailable("the indices of max_pool3d")),
+        dilation=1, ceil_mode=False: vision.max_pool_with_indices(
+            x, kernel_size, stride, padding, dilation, ceil_mode, nd=3),
+    "trunc": lambda x: np.where(x < 0, np.ceil(x), np.floor(x))
+        if _dtype_of(x).kind == "f" else x,
+    "var_mean": lambda x, dim=None, correction=None, keepdim=False: (
+        _var(x, dim, correction=correction, keepdim=keepdim),
+        _mean(x, dim, keepdim=keepdim)),
     "max_pool3d": lambda x, kernel_size, stride=(), padding=0, dilation=1,
         ceil_mode=False: vision.max_pool(x, kernel_size, stride, padding,
                                          dilation, ceil_mode, nd=3),

@@ -236,6 +236,60 @@ def max_pool(x, kernel_size, stride=(), padding=0, dilation=1,
                   axis=kernel_axes)
 
 
+def max_pool_with_indices(x, kernel_size, stride=(), padding=0, dilation=1,
+                          ceil_mode=False, nd=2):
+    """Max pooling and, for each output, the index of its first largest
+    input within the flattened spatial plane (what max_pool2d_with_indices
+    returns and its backward reads)."""
+    x = as_tracer(x)
+    kernel, stride, padding, dilation, out, after = _pool_geometry(
+        x, kernel_size, stride, padding, dilation, ceil_mode, nd)
+    sizes = [int(s) for s in x.shape[-nd:]]
+    lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    padded = _pad_spatial(x, padding, [max(a, 0) for a in after], lowest)
+    w = windows(padded, padded.ndim - nd, kernel, stride, dilation)
+    lead = tuple(int(d) for d in w.shape[:w.ndim - nd])
+    flat = np.reshape(w, lead + (int(np.prod(kernel)),))
+    values = np.max(flat, axis=-1)
+    which = np.argmax(flat, axis=-1).astype(np.int64)
+    # Kernel offset -> input position along each spatial axis, then the
+    # position in the flattened plane.
+    index = None
+    rest = which
+    for i in reversed(range(nd)):
+        k = rest % kernel[i]
+        rest = rest // kernel[i]
+        shape = [1] * (len(lead) - nd) + [out[j] if j == i else 1
+                                           for j in range(nd)]
+        o = np.arange(out[i], dtype=np.int64).reshape(shape)
+        pos = o * stride[i] - padding[i] + k * dilation[i]
+        term = pos * int(np.prod(sizes[i + 1:], dtype=np.int64))
+        index = term if index is None else index + term
+    return values, index
+
+
+def max_pool_backward(grad_output, x, kernel_size, stride, padding,
+                      dilation, ceil_mode, indices, nd=2):
+    """max_pool{2,3}d_with_indices_backward: each output's gradient added
+    at the input position its index names (a scatter over the flattened
+    input)."""
+    from .scatter import _scatter_rows
+    x = as_tracer(x)
+    shape = tuple(int(d) for d in x.shape)
+    plane = int(np.prod(shape[-nd:], dtype=np.int64))
+    planes = int(np.prod(shape[:-nd], dtype=np.int64))
+    grad = as_tracer(grad_output).astype(x.dtype)
+    per_plane = int(np.prod(grad.shape[-nd:], dtype=np.int64))
+    offsets = (np.arange(planes, dtype=np.int64) * plane).reshape(
+        tuple(int(d) for d in grad.shape[:-nd]) + (1,) * nd)
+    index = as_tracer(indices).astype(np.int64) + offsets
+    total = planes * per_plane
+    out = _scatter_rows("add", np.zeros((planes * plane,), x.dtype),
+                        np.reshape(index, (total,)),
+                        np.reshape(grad, (total,)))
+    return np.reshape(out, shape)
+
+
 def _counts(size, kernel, stride, pad, out, include_pad) -> np.ndarray:
     """Elements of each window along one axis that the divisor counts."""
     counts = []
