@@ -26,7 +26,7 @@ FAMILIES = [
         "gelu", "leaky_relu", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
         "round", "sign", "log1p", "expm1", "exp2", "log2"]),
     ("Logical and bitwise (bool)", [
-        "logical_not", "logical_and", "logical_or", "bitwise_not",
+        "logical_not", "logical_and", "logical_or", "logical_xor", "bitwise_not",
         "bitwise_and", "bitwise_or"]),
     ("Reductions and scans", [
         "sum", "mean", "var", "amax", "amin", "max", "min", "prod", "any",
@@ -52,7 +52,9 @@ FAMILIES = [
         "avg_pool3d",
         "avg_pool1d", "_adaptive_avg_pool2d", "adaptive_avg_pool2d",
         "_native_batch_norm_legit_no_training",
-        "_native_batch_norm_legit_functional", "constant_pad_nd"]),
+        "_native_batch_norm_legit_functional", "native_group_norm",
+        "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
+        "constant_pad_nd"]),
     ("Indexing", ["embedding", "index", "index_select", "gather", "slice",
                   "select", "flip", "diagonal", "repeat"]),
     ("Scatters", ["index_put", "_index_put_impl", "scatter", "scatter_add",
@@ -63,7 +65,8 @@ FAMILIES = [
         "unsqueeze", "squeeze", "flatten", "expand", "cat", "split",
         "split_with_sizes", "chunk", "tril", "triu"]),
     ("Creation, conversion and no-ops", [
-        "full", "full_like", "arange", "scalar_tensor", "_to_copy", "to",
+        "full", "full_like", "empty", "empty_like", "empty_permuted",
+        "new_empty", "arange", "scalar_tensor", "_to_copy", "to",
         "dropout", "native_dropout", "clone", "contiguous", "alias",
         "detach", "lift_fresh_copy", "_assert_tensor_metadata", "copy"]),
 ]

@@ -327,3 +327,24 @@ def test_scatter_index_out_of_range():
     with pytest.raises(IndexError, match="index 9 is out of bounds"):
         ttorch.jit(Fn(lambda a, i, v: torch.index_put(a, (i,), v)))(
             _T, torch.tensor([0, 9]), torch.randn(2, 4))
+
+
+@pytest.mark.parametrize("model,inputs", [
+    (Fn(lambda a: torch.empty(3, 4).fill_(2) + a), (torch.randn(3, 4),)),
+    (Fn(lambda a: torch.empty_like(a).fill_(1) * a), (torch.randn(3, 4),)),
+    (Fn(lambda a, b: torch.logical_xor(a > 0, b > 0)),
+     (torch.randn(3, 4), torch.randn(3, 4))),
+    (nn.GroupNorm(3, 6), (torch.randn(2, 6, 5, 4),)),
+    (Fn(lambda a: F.interpolate(a, scale_factor=2, mode="nearest")),
+     (torch.randn(1, 2, 3, 5),)),
+    (Fn(lambda a: F.interpolate(a, size=(7, 4), mode="nearest")),
+     (torch.randn(1, 2, 3, 5),)),
+    (Fn(lambda a: F.interpolate(a, size=7, mode="nearest")),
+     (torch.randn(1, 2, 5),)),
+    (Fn(lambda a: F.interpolate(a, scale_factor=1.5, mode="nearest")),
+     (torch.randn(1, 2, 4, 6),)),
+], ids=["empty", "empty_like", "logical_xor", "group_norm",
+        "upsample_nearest_x2", "upsample_nearest_size",
+        "upsample_nearest_1d", "upsample_nearest_x1_5"])
+def test_model_ops(model, inputs):
+    check(model, *inputs, rtol=1e-4, atol=1e-5)

@@ -560,6 +560,20 @@ ATEN_OPS: Dict[str, Callable] = {
     "split": _split, "split_with_sizes": _split_with_sizes, "chunk": _chunk,
     "dropout": _dropout, "native_dropout": lambda x, p, train:
         (_dropout(x, p, train), None),
+    # Empty tensors' contents are unspecified in PyTorch: zeros here.
+    "empty": lambda size, dtype=None, **kw: _full(
+        size, 0, dtype or torch.float32),
+    "empty_permuted": lambda size, layout, dtype=None, **kw: _full(
+        size, 0, dtype or torch.float32),
+    "empty_like": lambda x, dtype=None, **kw: _full_like(x, 0, dtype),
+    "new_empty": lambda x, size, dtype=None, **kw: _cast(
+        _full(size, 0, dtype or torch.float32),
+        numpy_dtype(dtype) if dtype is not None else _dtype_of(x)),
+    "logical_xor": lambda x, y: _as_int(x) != _as_int(y),
+    "native_group_norm": vision.group_norm,
+    "upsample_nearest1d": vision.upsample_nearest_aten,
+    "upsample_nearest2d": vision.upsample_nearest_aten,
+    "upsample_nearest3d": vision.upsample_nearest_aten,
     "_to_copy": _to_copy, "to": _to_copy, "full": _full,
     "full_like": _full_like, "arange": _arange,
     "scalar_tensor": lambda v, dtype=None, **kw: _full((), v, dtype),

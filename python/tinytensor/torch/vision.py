@@ -399,3 +399,59 @@ def index_tensor(x, indices):
     tensors (None keeps the axis)."""
     key = tuple(slice(None) if i is None else i for i in indices)
     return as_tracer(x)[key]
+
+
+def group_norm(x, weight, bias, n, channels, spatial, groups, eps):
+    """aten.native_group_norm: (y, mean [N, G], 1 / std [N, G]), each
+    group of channels normalised over its channels and positions."""
+    x = as_tracer(x)
+    shape = tuple(int(d) for d in x.shape)
+    grouped = np.reshape(x, (int(n), int(groups), -1))
+    mean = np.mean(grouped, axis=2, keepdims=True)
+    centred = grouped - mean
+    var = np.mean(centred * centred, axis=2, keepdims=True)
+    rstd = 1 / np.sqrt(var + x.dtype.type(eps))
+    y = np.reshape(centred * rstd, shape)
+    per_channel = [1, int(channels)] + [1] * (len(shape) - 2)
+    if weight is not None:
+        y = y * np.reshape(as_tracer(weight), per_channel)
+    if bias is not None:
+        y = y + np.reshape(as_tracer(bias), per_channel)
+    return y, np.reshape(mean, (int(n), int(groups))), \
+        np.reshape(rstd, (int(n), int(groups)))
+
+
+def upsample_nearest(x, output_size=None, scales=None):
+    """aten.upsample_nearest{1,2,3}d: output position o of each spatial
+    axis reads input floor(o * scale), scale = in / out (or 1 / the given
+    scale factor), as PyTorch's "nearest" computes it."""
+    x = as_tracer(x)
+    nd = x.ndim - 2
+    sizes = [int(d) for d in x.shape[2:]]
+    if output_size is None:
+        if scales is None:
+            raise ValueError("upsample_nearest: neither output_size nor "
+                             "scale_factors")
+        output_size = [int(np.floor(s * f)) for s, f in zip(sizes, scales)]
+    if isinstance(scales, (int, float)) or scales is None:
+        scales = [scales] * nd
+    for i in range(nd):
+        out = int(output_size[i])
+        scale = sizes[i] / out if scales[i] is None else 1.0 / scales[i]
+        src = np.minimum(np.floor(np.arange(out, dtype=np.float64) *
+                                  np.float32(scale)).astype(np.int64),
+                         sizes[i] - 1)
+        x = np.take(x, src, axis=2 + i)
+    return x
+
+
+def upsample_nearest_aten(x, output_size, *scales):
+    """Both overloads of aten.upsample_nearest{1,2,3}d: (x, output_size,
+    scales per axis...) and .vec (x, output_size or None, scale_factors or
+    None)."""
+    if len(scales) == 1 and (scales[0] is None or
+                             isinstance(scales[0], (list, tuple))):
+        return upsample_nearest(x, output_size, scales[0])
+    if all(s is None for s in scales):
+        return upsample_nearest(x, output_size, None)
+    return upsample_nearest(x, output_size, list(scales))
