@@ -164,15 +164,17 @@ def test_resnet_basic_block():
     check(block, torch.randn(2, 16, 9, 9), rtol=1e-4, atol=1e-4)
 
 
-def test_max_pool_indices_are_an_error_naming_the_module():
+def test_max_pool_indices_match_eager():
+    # The index of each window's first largest input, in the flattened
+    # plane (what MaxUnpool2d and max pooling's backward read).
     class WithIndices(nn.Module):
         def __init__(self):
             super().__init__()
-            self.pool = nn.MaxPool2d(2, return_indices=True)
+            self.pool = nn.MaxPool2d(3, stride=2, padding=1,
+                                     return_indices=True)
 
         def forward(self, x):
             values, indices = self.pool(x)
-            return values + indices.float()
+            return values, indices
 
-    with pytest.raises(UnsupportedOpError, match="indices of max_pool2d"):
-        ttorch.compile(WithIndices(), torch.randn(1, 2, 4, 4))
+    check(WithIndices(), torch.randn(2, 3, 9, 7))
