@@ -23,7 +23,8 @@ FAMILIES = [
         "addcmul", "addcdiv", "lerp", "isnan", "isinf", "isfinite"]),
     ("Elementwise functions", [
         "exp", "log", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "relu",
-        "gelu", "leaky_relu", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
+        "gelu", "leaky_relu", "rrelu_with_noise_functional",
+        "rrelu_with_noise_backward", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
         "round", "sign", "log1p", "expm1", "exp2", "log2"]),
     ("Logical and bitwise (bool)", [
         "logical_not", "logical_and", "logical_or", "logical_xor", "bitwise_not",
@@ -56,7 +57,7 @@ FAMILIES = [
         "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
         "constant_pad_nd"]),
     ("Indexing", ["embedding", "index", "index_select", "gather", "slice",
-                  "select", "flip", "diagonal", "repeat"]),
+                  "select", "flip", "diagonal", "repeat", "unfold"]),
     ("Scatters", ["index_put", "_index_put_impl", "scatter", "scatter_add",
                   "scatter_reduce", "index_add", "index_copy",
                   "slice_scatter", "select_scatter"]),

@@ -343,8 +343,19 @@ def test_scatter_index_out_of_range():
      (torch.randn(1, 2, 5),)),
     (Fn(lambda a: F.interpolate(a, scale_factor=1.5, mode="nearest")),
      (torch.randn(1, 2, 4, 6),)),
+    (Fn(lambda a: a.unfold(1, 3, 2)), (torch.randn(2, 9, 4),)),
+    (Fn(lambda a: a.unfold(-1, 2, 1)), (torch.randn(3, 5),)),
+    (nn.RReLU(0.1, 0.3).eval(), (torch.randn(4, 5),)),
+    (Fn(lambda g, x, n: torch.ops.aten.rrelu_with_noise_backward(
+        g, x, n, 0.1, 0.3, True, False)),
+     (torch.randn(4, 5), torch.randn(4, 5), torch.rand(4, 5))),
+    (Fn(lambda g, x, n: torch.ops.aten.rrelu_with_noise_backward(
+        g, x, n, 0.1, 0.3, False, False)),
+     (torch.randn(4, 5), torch.randn(4, 5), torch.rand(4, 5))),
 ], ids=["empty", "empty_like", "logical_xor", "group_norm",
         "upsample_nearest_x2", "upsample_nearest_size",
-        "upsample_nearest_1d", "upsample_nearest_x1_5"])
+        "upsample_nearest_1d", "upsample_nearest_x1_5", "unfold",
+        "unfold_last_axis", "rrelu_eval", "rrelu_backward_training",
+        "rrelu_backward_eval"])
 def test_model_ops(model, inputs):
     check(model, *inputs, rtol=1e-4, atol=1e-5)

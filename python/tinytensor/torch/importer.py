@@ -488,6 +488,29 @@ def _logical_or(x, y):
     return _as_int(x) + _as_int(y) != 0
 
 
+def _rrelu_eval(x, noise, lower=0.125, upper=1.0 / 3.0, training=False,
+                generator=None):
+    """aten.rrelu_with_noise_functional: in eval mode a leaky relu with
+    the mean slope (lower + upper) / 2, the noise passed through."""
+    if training:
+        raise UnsupportedOpError(
+            "rrelu in training mode draws random slopes; call model.eval() "
+            "before compiling")
+    slope = (lower + upper) / 2
+    return np.where(x >= 0, x, x * _dtype_of(x).type(slope)), noise
+
+
+def _rrelu_backward(grad, x, noise, lower, upper, training,
+                    self_is_result=False):
+    """aten.rrelu_with_noise_backward, as PyTorch computes it: in training
+    (with a range of slopes) the gradient times the recorded noise, else
+    leaky relu's gradient with the mean slope."""
+    if training and upper - lower > 1e-6:
+        return grad * noise
+    slope = _dtype_of(grad).type((lower + upper) / 2)
+    return np.where(x > 0, grad, grad * slope)
+
+
 def _leaky_relu(x, negative_slope=0.01):
     return np.where(x > 0, x, x * negative_slope)
 
@@ -570,6 +593,9 @@ ATEN_OPS: Dict[str, Callable] = {
         _full(size, 0, dtype or torch.float32),
         numpy_dtype(dtype) if dtype is not None else _dtype_of(x)),
     "logical_xor": lambda x, y: _as_int(x) != _as_int(y),
+    "unfold": vision.unfold,
+    "rrelu_with_noise_functional": _rrelu_eval,
+    "rrelu_with_noise_backward": _rrelu_backward,
     "native_group_norm": vision.group_norm,
     "upsample_nearest1d": vision.upsample_nearest_aten,
     "upsample_nearest2d": vision.upsample_nearest_aten,

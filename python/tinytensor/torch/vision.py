@@ -455,3 +455,25 @@ def upsample_nearest_aten(x, output_size, *scales):
     if all(s is None for s in scales):
         return upsample_nearest(x, output_size, None)
     return upsample_nearest(x, output_size, list(scales))
+
+
+def unfold(x, dimension: int, size: int, step: int):
+    """aten.unfold (Tensor.unfold): the windows of `size` elements every
+    `step` along `dimension`, their count in its place and their elements
+    as a new last axis."""
+    x = as_tracer(x)
+    if size == 0:
+        raise UnsupportedOpError("unfold with size 0 makes an empty tensor "
+                                 "(empty tensors are not supported)")
+    if x.ndim == 0:
+        if size != 1:
+            raise ValueError(f"unfold: size {size} of a 0-d tensor (at "
+                             f"most 1)")
+        return np.reshape(x, (1,))
+    axis = dimension % x.ndim
+    if size > int(x.shape[axis]):
+        raise ValueError(f"unfold: size {size} is larger than dimension "
+                         f"{dimension} ({int(x.shape[axis])})")
+    w = windows(x, axis, [int(size)], [int(step)], [1])
+    order = [d for d in range(w.ndim) if d != axis + 1] + [axis + 1]
+    return np.transpose(w, order)
