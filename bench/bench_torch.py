@@ -54,6 +54,17 @@ VISION_MODELS = ["resnet18", "mobilenet_v3_small", "efficientnet_b0",
                  "vit_b_16"]
 
 
+def fresh_compile_caches(prefix: str) -> str:
+    """Empty compile caches for TinyTensor and Inductor (unless the
+    environment names its own), in a new directory that the caller
+    removes: first calls then include compiling."""
+    cache = tempfile.mkdtemp(prefix=prefix)
+    os.environ.setdefault("TT_CACHE_DIR", os.path.join(cache, "tt"))
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR",
+                          os.path.join(cache, "inductor"))
+    return cache
+
+
 def transformers_models():
     """Hugging Face models from configs with random weights (GPT-2 124M,
     BERT-base, a small Llama with grouped-query attention and rotary
@@ -149,10 +160,7 @@ def main():
     for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         if var in os.environ:
             print(f"warning: {var} is set", file=sys.stderr)
-    cache = tempfile.mkdtemp(prefix="tt-bench-torch-")
-    os.environ.setdefault("TT_CACHE_DIR", os.path.join(cache, "tt"))
-    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR",
-                          os.path.join(cache, "inductor"))
+    cache = fresh_compile_caches("tt-bench-torch-")
     records, failed = [], False
     print(f"{'case':28} {'framework':14} {'median ms':>10} {'x eager':>8} "
           f"{'cpu/wall':>8} {'runs':>6} {'first call':>10}  check")

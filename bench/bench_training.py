@@ -25,12 +25,10 @@ weights, one forward) differs from eager's by more than 1e-4.
 import argparse
 import copy
 import json
-import os
 import re
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -39,6 +37,8 @@ import torch.nn.functional as F
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_torch import fresh_compile_caches  # noqa: E402
 from torch_small_gpt import SmallGPT, batch  # noqa: E402
 
 
@@ -84,10 +84,7 @@ def main():
     parser.add_argument("--json")
     args = parser.parse_args()
     import tinytensor.torch  # noqa: F401  (registers the backend)
-    cache = tempfile.mkdtemp(prefix="tt-bench-train-")
-    os.environ.setdefault("TT_CACHE_DIR", os.path.join(cache, "tt"))
-    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR",
-                          os.path.join(cache, "inductor"))
+    cache = fresh_compile_caches("tt-bench-train-")
     records, failed = [], False
     print(f"{'case':24} {'framework':14} {'median ms':>10} {'x eager':>8} "
           f"{'first step':>10} {'agree':>6} {'max diff':>9}")
