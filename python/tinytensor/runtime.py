@@ -84,6 +84,17 @@ def _set_omp_threads(n: int) -> None:
     _libomp.omp_set_num_threads(int(n))
 
 
+def check_settings(opt_level: Optional[int] = None,
+                   threads: Optional[int] = None) -> None:
+    """ValueError unless `opt_level` is None or 0-3 and `threads` None or a
+    positive integer."""
+    if opt_level is not None and opt_level not in (0, 1, 2, 3):
+        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+    if threads is not None and (not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be a positive integer, got "
+                         f"{threads!r}")
+
+
 @contextlib.contextmanager
 def settings(opt_level: Optional[int] = None,
              threads: Optional[int] = None) -> Iterator[None]:
@@ -91,11 +102,7 @@ def settings(opt_level: Optional[int] = None,
     compilations (0-3, part of the compile cache's key), `threads` for the
     compiled code's parallel loops run from this thread (afterwards back
     to TT_NUM_THREADS)."""
-    if opt_level is not None and opt_level not in (0, 1, 2, 3):
-        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
-    if threads is not None and (not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads must be a positive integer, got "
-                         f"{threads!r}")
+    check_settings(opt_level, threads)
     token = _OPT_LEVEL_OVERRIDE.set(opt_level) if opt_level is not None \
         else None
     if threads is not None:

@@ -112,8 +112,7 @@ def _options(options: Optional[dict]) -> Dict[str, Any]:
                 f"the environment variables TT_OPTIMIZE_OPTIONS and "
                 f"TT_PIPELINE_OPTIONS)")
         settings[key] = value
-    with runtime.settings(settings["opt_level"], settings["threads"]):
-        pass  # validates both
+    runtime.check_settings(settings["opt_level"], settings["threads"])
     return settings
 
 
