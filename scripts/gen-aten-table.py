@@ -34,7 +34,7 @@ FAMILIES = [
         "all", "argmax", "argmin", "cumsum", "_softmax", "softmax",
         "_log_softmax", "log_softmax", "native_layer_norm", "layer_norm",
         "linalg_vector_norm", "norm", "var_mean"]),
-    ("Sorting", ["sort", "topk"]),
+    ("Sorting", ["sort", "topk", "kthvalue", "bucketize"]),
     ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear"]),
     ("Attention", ["scaled_dot_product_attention",
                    "_scaled_dot_product_flash_attention_for_cpu",
@@ -64,10 +64,10 @@ FAMILIES = [
     ("Shapes and layout", [
         "view", "_unsafe_view", "reshape", "permute", "t", "transpose",
         "unsqueeze", "squeeze", "flatten", "expand", "cat", "split",
-        "split_with_sizes", "chunk", "tril", "triu"]),
+        "split_with_sizes", "chunk", "tril", "triu", "collapse"]),
     ("Creation, conversion and no-ops", [
         "full", "full_like", "empty", "empty_like", "empty_permuted",
-        "new_empty", "arange", "scalar_tensor", "_to_copy", "to",
+        "new_empty", "arange", "tril_indices", "triu_indices", "scalar_tensor", "_to_copy", "to",
         "dropout", "native_dropout", "clone", "contiguous", "alias",
         "detach", "lift_fresh_copy", "_assert_tensor_metadata", "copy"]),
 ]

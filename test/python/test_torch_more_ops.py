@@ -352,10 +352,26 @@ def test_scatter_index_out_of_range():
     (Fn(lambda g, x, n: torch.ops.aten.rrelu_with_noise_backward(
         g, x, n, 0.1, 0.3, False, False)),
      (torch.randn(4, 5), torch.randn(4, 5), torch.rand(4, 5))),
+    (Fn(lambda a: torch.kthvalue(a, 3, 1)), (torch.randn(4, 7),)),
+    (Fn(lambda a: torch.kthvalue(a, 2, 0, keepdim=True)),
+     (torch.randn(4, 7),)),
+    (Fn(lambda a, b: torch.bucketize(a, b)),
+     (torch.randn(4, 7), torch.tensor([-1.0, 0.0, 0.5, 1.0]))),
+    (Fn(lambda a, b: torch.bucketize(a.round(), b, right=True,
+                                     out_int32=True)),
+     (torch.randn(4, 7), torch.tensor([-1.0, 0.0, 1.0]))),
+    (Fn(lambda a: a[tuple(torch.tril_indices(4, 7, 1))]),
+     (torch.randn(4, 7),)),
+    (Fn(lambda a: torch.triu_indices(3, 5, -1) + a.sum().long()),
+     (torch.randn(4, 7),)),
+    (Fn(lambda a: torch.ops.prims.collapse(a, 1, 2) * 2),
+     (torch.randn(2, 3, 4, 5),)),
 ], ids=["empty", "empty_like", "logical_xor", "group_norm",
         "upsample_nearest_x2", "upsample_nearest_size",
         "upsample_nearest_1d", "upsample_nearest_x1_5", "unfold",
         "unfold_last_axis", "rrelu_eval", "rrelu_backward_training",
-        "rrelu_backward_eval"])
+        "rrelu_backward_eval", "kthvalue", "kthvalue_keepdim", "bucketize",
+        "bucketize_right", "tril_indices", "triu_indices",
+        "prims_collapse"])
 def test_model_ops(model, inputs):
     check(model, *inputs, rtol=1e-4, atol=1e-5)

@@ -431,6 +431,53 @@ def _sort(x, dim=-1, descending=False, stable=None):
     return sort(x, dim % _dim(x), descending)
 
 
+def _kthvalue(x, k, dim=-1, keepdim=False):
+    """aten.kthvalue: the k-th smallest along dim and its index (of a
+    stable sort)."""
+    n = _dim(x)
+    axis = dim % max(n, 1)
+    size = 1 if n == 0 else int(np.shape(x)[axis])
+    if not 1 <= k <= size:
+        raise IndexError(f"kthvalue: k ({k}) is out of range for dimension "
+                         f"{dim} of size {size}")
+    if n == 0:
+        return x, np.zeros((), np.int64)
+    values, indices = sort(x, axis, False)
+    pick = tuple(slice(k - 1, k) if d == axis else slice(None)
+                 for d in range(n))
+    values, indices = values[pick], indices[pick]
+    if not keepdim:
+        values = np.squeeze(values, axis)
+        indices = np.squeeze(indices, axis)
+    return values, indices
+
+
+def _bucketize(x, boundaries, out_int32=False, right=False):
+    """aten.bucketize.Tensor: for each x, how many (sorted) boundaries lie
+    below it (`right`: at or below it)."""
+    x = as_tracer(x)
+    edges = as_tracer(boundaries).astype(x.dtype)
+    expanded = np.expand_dims(x, -1)
+    below = expanded >= edges if right else expanded > edges
+    return np.sum(below.astype(np.int32), axis=-1).astype(
+        np.int32 if out_int32 else np.int64)
+
+
+def _triangle_indices(lower: bool):
+    def indices(row, col, offset=0, dtype=None, **kwargs):
+        """aten.tril_indices / triu_indices: the [2, N] coordinates of the
+        triangle, row by row (a constant)."""
+        rows, cols = (np.tril_indices if lower else np.triu_indices)(
+            int(row), int(offset), int(col))
+        if rows.size == 0:
+            raise UnsupportedOpError(
+                f"{'tril' if lower else 'triu'}_indices of an empty "
+                f"triangle (empty tensors are not supported)")
+        target = numpy_dtype(dtype) if dtype is not None else np.int64
+        return as_tracer(np.stack([rows, cols]).astype(target))
+    return indices
+
+
 def _topk(x, k, dim=-1, largest=True, sorted=True):
     """aten.topk: the first k of a stable sort (largest first, NaN the
     largest, or smallest first); equal elements in their order."""
@@ -593,6 +640,13 @@ ATEN_OPS: Dict[str, Callable] = {
         _full(size, 0, dtype or torch.float32),
         numpy_dtype(dtype) if dtype is not None else _dtype_of(x)),
     "logical_xor": lambda x, y: _as_int(x) != _as_int(y),
+    "kthvalue": _kthvalue,
+    "bucketize": _bucketize,
+    "tril_indices": _triangle_indices(lower=True),
+    "triu_indices": _triangle_indices(lower=False),
+    # prims.collapse: the axes start..end merged into one.
+    "collapse": lambda x, start, end: np.reshape(
+        x, tuple(np.shape(x)[:start]) + (-1,) + tuple(np.shape(x)[end + 1:])),
     "unfold": vision.unfold,
     "rrelu_with_noise_functional": _rrelu_eval,
     "rrelu_with_noise_backward": _rrelu_backward,
