@@ -28,6 +28,7 @@ empty cache directory). Threads are every framework's default.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -54,15 +55,19 @@ VISION_MODELS = ["resnet18", "mobilenet_v3_small", "efficientnet_b0",
                  "vit_b_16"]
 
 
-def fresh_compile_caches(prefix: str) -> str:
+@contextlib.contextmanager
+def fresh_compile_caches(prefix: str):
     """Empty compile caches for TinyTensor and Inductor (unless the
-    environment names its own), in a new directory that the caller
-    removes: first calls then include compiling."""
+    environment names its own) in a new directory, removed on exit: first
+    calls then include compiling."""
     cache = tempfile.mkdtemp(prefix=prefix)
     os.environ.setdefault("TT_CACHE_DIR", os.path.join(cache, "tt"))
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR",
                           os.path.join(cache, "inductor"))
-    return cache
+    try:
+        yield cache
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
 
 
 def transformers_models():
@@ -160,12 +165,11 @@ def main():
     for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         if var in os.environ:
             print(f"warning: {var} is set", file=sys.stderr)
-    cache = fresh_compile_caches("tt-bench-torch-")
     records, failed = [], False
     print(f"{'case':28} {'framework':14} {'median ms':>10} {'x eager':>8} "
           f"{'cpu/wall':>8} {'runs':>6} {'first call':>10}  check")
     print("-" * 98)
-    try:
+    with fresh_compile_caches("tt-bench-torch-"):
         for name, model, inputs in cases():
             if args.filter and not re.search(args.filter, name):
                 continue
@@ -196,8 +200,6 @@ def main():
                       f"{cpu:8.2f} {runs:6d} {first:9.2f}s  "
                       f"{'ok' if ok else f'WRONG ({error:.1e})'}")
             print()
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
     if args.json:
         Path(args.json).write_text(json.dumps(records, indent=2))
     return 1 if failed else 0

@@ -26,7 +26,6 @@ import argparse
 import copy
 import json
 import re
-import shutil
 import statistics
 import sys
 import time
@@ -84,12 +83,11 @@ def main():
     parser.add_argument("--json")
     args = parser.parse_args()
     import tinytensor.torch  # noqa: F401  (registers the backend)
-    cache = fresh_compile_caches("tt-bench-train-")
     records, failed = [], False
     print(f"{'case':24} {'framework':14} {'median ms':>10} {'x eager':>8} "
           f"{'first step':>10} {'agree':>6} {'max diff':>9}")
     print("-" * 88)
-    try:
+    with fresh_compile_caches("tt-bench-train-"):
         for name, model, x, y, make_optimizer in cases():
             if args.filter and not re.search(args.filter, name):
                 continue
@@ -127,8 +125,6 @@ def main():
                 print(f"{name:24} {fw:14} {ms:10.2f} {eager_ms / ms:8.2f} "
                       f"{times[0]:9.2f}s {agree:6d} {max(diffs):9.1e}")
             print()
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
     if args.json:
         Path(args.json).write_text(json.dumps(records, indent=2))
     return 1 if failed else 0

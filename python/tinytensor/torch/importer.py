@@ -432,23 +432,20 @@ def _sort(x, dim=-1, descending=False, stable=None):
 
 
 def _kthvalue(x, k, dim=-1, keepdim=False):
-    """aten.kthvalue: the k-th smallest along dim and its index (of a
-    stable sort)."""
+    """aten.kthvalue: the last of the k smallest along dim (topk's stable
+    sort) and its index."""
+    if k < 1:
+        raise IndexError(f"kthvalue: k ({k}) must be at least 1")
+    values, indices = _topk(x, k, dim, largest=False)
     n = _dim(x)
-    axis = dim % max(n, 1)
-    size = 1 if n == 0 else int(np.shape(x)[axis])
-    if not 1 <= k <= size:
-        raise IndexError(f"kthvalue: k ({k}) is out of range for dimension "
-                         f"{dim} of size {size}")
     if n == 0:
-        return x, np.zeros((), np.int64)
-    values, indices = sort(x, axis, False)
+        return values, indices
+    axis = dim % n
     pick = tuple(slice(k - 1, k) if d == axis else slice(None)
                  for d in range(n))
     values, indices = values[pick], indices[pick]
     if not keepdim:
-        values = np.squeeze(values, axis)
-        indices = np.squeeze(indices, axis)
+        values, indices = np.squeeze(values, axis), np.squeeze(indices, axis)
     return values, indices
 
 
