@@ -35,7 +35,10 @@ FAMILIES = [
         "_log_softmax", "log_softmax", "native_layer_norm", "layer_norm",
         "linalg_vector_norm", "norm", "var_mean"]),
     ("Sorting", ["sort", "topk", "kthvalue", "bucketize"]),
-    ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear"]),
+    ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear", "_int_mm"]),
+    ("Quantization (PT2E's quantized_decomposed ops)", [
+        "quantize_per_tensor", "dequantize_per_tensor", "quantize_per_channel",
+        "dequantize_per_channel"]),
     ("Attention", ["scaled_dot_product_attention",
                    "_scaled_dot_product_flash_attention_for_cpu",
                    "_scaled_dot_product_flash_attention_for_cpu_backward"]),
@@ -53,7 +56,8 @@ FAMILIES = [
         "avg_pool3d",
         "avg_pool1d", "_adaptive_avg_pool2d", "adaptive_avg_pool2d",
         "_native_batch_norm_legit_no_training",
-        "_native_batch_norm_legit_functional", "native_group_norm",
+        "_native_batch_norm_legit_functional", "_native_batch_norm_legit",
+        "native_group_norm",
         "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
         "constant_pad_nd"]),
     ("Indexing", ["embedding", "index", "index_select", "gather", "slice",
@@ -68,6 +72,7 @@ FAMILIES = [
     ("Creation, conversion and no-ops", [
         "full", "full_like", "empty", "empty_like", "empty_permuted",
         "new_empty", "arange", "tril_indices", "triu_indices", "scalar_tensor", "_to_copy", "to",
+        "convert_element_type",
         "dropout", "native_dropout", "clone", "contiguous", "alias",
         "detach", "lift_fresh_copy", "_assert_tensor_metadata", "copy"]),
 ]

@@ -71,6 +71,17 @@ bool describe(Type type, Param &param, std::string &error) {
     param.cType = "int64_t", param.dtype = "int64";
   } else if (element.isInteger(1)) {
     param.cType = "uint8_t", param.dtype = "bool"; // bytes: tt-boolean-abi
+  } else if (element.isSignlessInteger(8)) {
+    param.cType = "int8_t", param.dtype = "int8";
+  } else if (element.isSignlessInteger(16)) {
+    param.cType = "int16_t", param.dtype = "int16";
+  } else if (element.isUnsignedInteger(8)) {
+    param.cType = "uint8_t", param.dtype = "uint8";
+  } else if (element.isF16()) {
+    // Bits of IEEE half and bfloat16: C has no portable type for them.
+    param.cType = "uint16_t", param.dtype = "float16";
+  } else if (element.isBF16()) {
+    param.cType = "uint16_t", param.dtype = "bfloat16";
   } else {
     llvm::raw_string_ostream os(error);
     os << "element type " << element << " cannot be exported";

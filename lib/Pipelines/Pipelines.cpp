@@ -28,6 +28,9 @@ using namespace mlir;
 
 void tt::buildTTOptimizePipeline(OpPassManager &pm,
                                  const OptimizeOptions &options) {
+  // float16/bfloat16 arithmetic in f32, uint8 stored as i8: the passes
+  // below see neither.
+  pm.addPass(tt::createTTLegalizeTypes());
   // First, before CSE can merge ops across the repeated calls. Without
   // outlining, the scope attributes are dropped by the same pass.
   tt::TTOutlineRepeatedScopesOptions outline;

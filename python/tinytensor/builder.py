@@ -15,7 +15,8 @@ from typing import List, Sequence
 import numpy as np
 
 from ._mlir import ir, tt
-from .types import check_dtype, dtype_of_element, mlir_element_name
+from .types import (check_dtype, dtype_of_element, is_float,
+                    mlir_element_name, storage_view)
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -58,7 +59,7 @@ def dtype_of(value: ir.Value) -> np.dtype:
 
 def _scalar_attr(value, dtype) -> ir.Attribute:
     et = element_type(dtype)
-    if np.dtype(dtype).kind == "f":
+    if is_float(np.dtype(dtype)):
         return ir.FloatAttr.get(et, float(value))
     return ir.IntegerAttr.get(et, int(value))
 
@@ -136,13 +137,13 @@ class IRBuilder:
                                                        array.dtype)))
         if resource is not None and array.dtype != np.bool_:
             attr = ir.DenseResourceElementsAttr.get_from_buffer(
-                memoryview(array), resource, etype)
+                memoryview(storage_view(array)), resource, etype)
             return self._build("constant", tt.constant, attr)
         if array.dtype == np.bool_:
             attr = ir.DenseElementsAttr.get(
                 np.packbits(array, bitorder="little"), type=etype)
         else:
-            attr = ir.DenseElementsAttr.get(array, type=etype)
+            attr = ir.DenseElementsAttr.get(storage_view(array), type=etype)
         return self._build("constant", tt.constant, attr)
 
     def cast(self, value: ir.Value, dtype) -> ir.Value:

@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from .types import is_float
+
 abs = np.abs  # noqa: A001  (NumPy's name)
 exp = np.exp
 log = np.log
@@ -30,5 +32,5 @@ def erf(x):
     if isinstance(x, Tracer):
         return x._erf()
     x = np.asarray(x)
-    dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    dtype = x.dtype if is_float(x.dtype) else np.dtype(np.float64)
     return _erf_scalar(x).astype(dtype)[()]

@@ -17,7 +17,7 @@ from typing import Iterator, List, Optional, Sequence
 import numpy as np
 
 from ._mlir import ir, tt
-from .types import TensorType
+from .types import STORAGE_DTYPES, TensorType, storage_view
 
 _LLVM_LIB_DIR = os.environ.get("TT_LLVM_LIB_DIR", "/usr/lib/llvm-22/lib")
 
@@ -164,6 +164,10 @@ class Executable:
         self._runner = tt.Runner(address, [_spec(t) for t in self.inputs],
                                  [_spec(t) for t in self.outputs])
         self._output_types = [(t.shape, t.dtype) for t in self.outputs]
+        #: Whether a dtype passes through the runtime as another (bfloat16
+        #: as uint16, see types.STORAGE_DTYPES).
+        self._storage = any(t.dtype in STORAGE_DTYPES
+                            for t in self.inputs + self.outputs)
         #: The dynamic dimensions (a shapes.DynamicDims), or None: outputs
         #: are then allocated from the inputs' sizes at each call.
         self.dynamic = dynamic
@@ -179,6 +183,10 @@ class Executable:
                 [shape for shape, _ in self._output_types])
             results = [np.empty(shape, dtype) for shape, (_, dtype) in
                        zip(shapes, self._output_types)]
+        if self._storage:
+            self._runner(tuple(storage_view(a) for a in self._convert(arrays)),
+                         tuple(storage_view(r) for r in results))
+            return results
         try:
             self._runner(arrays, tuple(results))
         except TypeError:
@@ -198,7 +206,8 @@ class Executable:
         types = [TensorType(np.shape(a), np.asarray(a).dtype)
                  for a in constants]
         runner = tt.Runner(address, [_spec(t) for t in types], [])
-        arrays = tuple(np.ascontiguousarray(a) for a in constants)
+        arrays = tuple(storage_view(np.ascontiguousarray(a))
+                       for a in constants)
         runner(arrays, ())
         return True
 
@@ -223,4 +232,5 @@ class Executable:
 def _spec(t: TensorType):
     """A Runner's description of one array: shape, buffer format, item
     size."""
-    return (list(t.shape), t.dtype.char, t.dtype.itemsize)
+    dtype = STORAGE_DTYPES.get(t.dtype, t.dtype)
+    return (list(t.shape), dtype.char, dtype.itemsize)

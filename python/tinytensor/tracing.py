@@ -19,7 +19,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .builder import IRBuilder, dtype_of, shape_of, user_location
-from .types import (SUPPORTED_DTYPES, check_dtype, common_dtype,
+from .types import (SUPPORTED_DTYPES, check_dtype, common_dtype, is_float,
                     result_dtype)
 from ._mlir import ir
 
@@ -413,7 +413,7 @@ class Tracer:
         if dtype == np.bool_:
             raise TypeError(f"np.{ufunc.__name__} on booleans is not "
                             f"supported; cast to a number type first")
-        if ufunc is np.power and _is_scalar(rhs) and dtype.kind == "f" and \
+        if ufunc is np.power and _is_scalar(rhs) and is_float(dtype) and \
                 float(rhs) == 0.5 and isinstance(lhs, Tracer):
             # NumPy computes x ** 0.5 (a scalar exponent) as sqrt(x):
             # (-inf) ** 0.5 is nan there, not pow's inf.
@@ -431,7 +431,7 @@ class Tracer:
             return x
         dtype = result_dtype(ufunc, x)
         check_dtype(dtype, f"the result of np.{ufunc.__name__}")
-        if dtype.kind != "f" and name in ("floor", "ceil"):
+        if not is_float(dtype) and name in ("floor", "ceil"):
             return x.astype(dtype)  # integers are their own floor (NumPy 2)
         return Tracer(_ctx().builder.unary(name, x.astype(dtype).value))
 
@@ -443,7 +443,7 @@ class Tracer:
         if ufunc is np.square:
             return x * x
         if ufunc is np.reciprocal:
-            return as_tracer(1, dtype) / x if dtype.kind == "f" else \
+            return as_tracer(1, dtype) / x if is_float(dtype) else \
                 Tracer(_ctx().builder.binary(
                     "div", as_tracer(np.ones((), dtype)).value, x.value))
         # np.sign: -1, 0 or 1; NaN stays NaN, -0.0 gives 0.0.
@@ -452,7 +452,7 @@ class Tracer:
         return _where(x > zero, one, inner)
 
     def _erf(self) -> "Tracer":
-        x = self if self.dtype.kind == "f" else self.astype(np.float64)
+        x = self if is_float(self.dtype) else self.astype(np.float64)
         return Tracer(_ctx().builder.unary("erf", x.value))
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -747,7 +747,7 @@ def _clip(a, a_min=None, a_max=None, out=None, **kwargs):
 @implements(np.round, np.around)
 def _round(a, decimals=0, out=None):
     a = as_tracer(a)
-    if a.dtype.kind != "f":
+    if not is_float(a.dtype):
         if decimals >= 0:
             return a
         raise NotImplementedError("np.round of integers with negative "
@@ -763,7 +763,7 @@ def _round(a, decimals=0, out=None):
 def _float_input(a, dtype):
     a = as_tracer(a)
     target = np.dtype(dtype) if dtype is not None else (
-        a.dtype if a.dtype.kind == "f" else np.dtype(np.float64))
+        a.dtype if is_float(a.dtype) else np.dtype(np.float64))
     return a.astype(check_dtype(target, "the result"))
 
 
@@ -1431,6 +1431,6 @@ def _norm(x, ord=None, axis=None, keepdims=False):
             f"np.linalg.norm(ord={ord!r}) cannot be traced (the 2-norm of "
             f"vectors and the Frobenius norm can)")
     x = as_tracer(x)
-    if x.dtype.kind != "f":
+    if not is_float(x.dtype):
         x = x.astype(np.float64)
     return np.sqrt(_sum(x * x, axis=axis, keepdims=keepdims))

@@ -14,20 +14,53 @@ from typing import Tuple
 
 import numpy as np
 
+try:  # NumPy has no bfloat16; ml_dtypes (a dependency) provides it.
+    from ml_dtypes import bfloat16 as _bfloat16
+    BFLOAT16 = np.dtype(_bfloat16)
+except ImportError:  # pragma: no cover - ml_dtypes is in requirements.txt
+    BFLOAT16 = None
+
+_MLIR_NAMES = {
+    np.dtype(np.float16): "f16",
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+    np.dtype(np.int8): "i8",
+    np.dtype(np.int16): "i16",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+    np.dtype(np.uint8): "ui8",
+    np.dtype(np.bool_): "i1",
+}
+if BFLOAT16 is not None:
+    _MLIR_NAMES[BFLOAT16] = "bf16"
+
 #: dtypes a TinyTensor argument or result may have.
-SUPPORTED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64),
-                    np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.bool_))
+SUPPORTED_DTYPES = tuple(_MLIR_NAMES)
 
 #: dtypes accepted for function arguments.
 ARGUMENT_DTYPES = SUPPORTED_DTYPES
 
-_MLIR_NAMES = {
-    np.dtype(np.float32): "f32",
-    np.dtype(np.float64): "f64",
-    np.dtype(np.int32): "i32",
-    np.dtype(np.int64): "i64",
-    np.dtype(np.bool_): "i1",
-}
+#: The list of supported dtypes, as error messages spell it.
+SUPPORTED_NAMES = ", ".join(str(d) for d in SUPPORTED_DTYPES)
+
+#: How the runtime passes a dtype NumPy cannot export through the buffer
+#: protocol (bfloat16): as the unsigned integer of its width.
+STORAGE_DTYPES = {BFLOAT16: np.dtype(np.uint16)} if BFLOAT16 is not None \
+    else {}
+
+
+def storage_view(array: np.ndarray) -> np.ndarray:
+    """`array` as the runtime passes it: the same memory, in a dtype the
+    buffer protocol knows."""
+    storage = STORAGE_DTYPES.get(array.dtype)
+    return array if storage is None else array.view(storage)
+
+
+def is_float(dtype) -> bool:
+    """Whether `dtype` is a floating-point type (bfloat16 included, whose
+    NumPy kind is "V")."""
+    dtype = np.dtype(dtype)
+    return dtype.kind == "f" or dtype == BFLOAT16
 
 
 def check_dtype(dtype, what: str) -> np.dtype:
@@ -36,7 +69,7 @@ def check_dtype(dtype, what: str) -> np.dtype:
     if dtype not in SUPPORTED_DTYPES:
         raise TypeError(
             f"{what} has dtype {dtype}, which TinyTensor does not support "
-            f"(supported: float32, float64, int32, int64, bool); convert it with "
+            f"(supported: {SUPPORTED_NAMES}); convert it with "
             f".astype(...) first")
     return dtype
 
@@ -83,7 +116,7 @@ class TensorType:
         if value.dtype not in ARGUMENT_DTYPES:
             raise TypeError(
                 f"{what} has dtype {value.dtype}, which TinyTensor does not "
-                f"support (supported: float32, float64, int32, int64, bool)")
+                f"support (supported: {SUPPORTED_NAMES})")
         if any(d == 0 for d in value.shape):
             raise ValueError(f"{what} has an empty dimension {value.shape}")
         return TensorType(value.shape, value.dtype)

@@ -1661,6 +1661,11 @@ struct ConvertTTToLinalgPass
               << t << " is unranked (run --tt-infer-shapes first)";
           return WalkResult::interrupt();
         }
+        if (cast<RankedTensorType>(t).getElementType().isUnsignedInteger()) {
+          op->emitOpError("cannot be converted to linalg: type ")
+              << t << " is unsigned (run --tt-legalize-types first)";
+          return WalkResult::interrupt();
+        }
       }
       if (auto reshape = dyn_cast<ReshapeOp>(op)) {
         auto from = cast<RankedTensorType>(reshape.getInput().getType());

@@ -13,7 +13,7 @@ from ..jit import jit as _np_jit
 from .._mlir import ir, new_context
 from ..shapes import DynamicDims
 from .importer import (GraphProgram, UnsupportedOpError, capture,
-                       numpy_dtype, tensor_to_numpy)
+                       numpy_dtype, numpy_to_tensor, tensor_to_numpy)
 
 OUTPUT_TYPES = ("tt", "linalg-on-tensors", "llvm")
 
@@ -46,7 +46,7 @@ def _to_torch(array) -> torch.Tensor:
     array = np.asarray(array)  # 0-d results arrive as NumPy scalars
     if not array.flags.c_contiguous or not array.flags.writeable:
         array = array.copy()
-    return torch.from_numpy(array)
+    return numpy_to_tensor(array)
 
 
 class TorchCompiled:

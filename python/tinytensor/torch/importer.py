@@ -26,29 +26,48 @@ import torch.utils._pytree as pytree
 
 from ..shapes import DynamicDims
 from ..tracing import Tracer, as_tracer, current_trace, integer_divmod, sort
-from ..types import result_dtype
+from ..types import BFLOAT16, is_float, result_dtype
 
 
 from .errors import UnsupportedOpError  # noqa: E402
-from . import attention, indexing, scatter, vision  # noqa: E402
+from . import attention, indexing, quantized, scatter, vision  # noqa: E402
 
 
 _TORCH_TO_NUMPY = {
-    torch.float32: np.float32, torch.float64: np.float64,
-    torch.int32: np.int32, torch.int64: np.int64, torch.bool: np.bool_,
+    torch.float16: np.float16, torch.float32: np.float32,
+    torch.float64: np.float64, torch.int8: np.int8, torch.int16: np.int16,
+    torch.int32: np.int32, torch.int64: np.int64, torch.uint8: np.uint8,
+    torch.bool: np.bool_,
 }
+if BFLOAT16 is not None:
+    _TORCH_TO_NUMPY[torch.bfloat16] = BFLOAT16
+
+_SUPPORTED_NAMES = ", ".join(str(d).replace("torch.", "")
+                             for d in _TORCH_TO_NUMPY)
 
 
 def numpy_dtype(dtype: torch.dtype):
     if dtype not in _TORCH_TO_NUMPY:
+        kind = " (complex numbers are not supported)" if \
+            dtype.is_complex else ""
         raise TypeError(f"PyTorch dtype {dtype} is not supported by "
-                        f"TinyTensor (float32, float64, int32, int64, bool)")
+                        f"TinyTensor{kind}; supported: {_SUPPORTED_NAMES}")
     return np.dtype(_TORCH_TO_NUMPY[dtype])
 
 
 def tensor_to_numpy(t: torch.Tensor, what: str = "tensor") -> np.ndarray:
-    """A NumPy view of a CPU tensor."""
-    return t.detach().cpu().numpy()
+    """A NumPy view of a CPU tensor (bfloat16 as ml_dtypes' bfloat16)."""
+    t = t.detach().cpu()
+    if t.dtype == torch.bfloat16 and BFLOAT16 is not None:
+        return t.view(torch.uint16).numpy().view(BFLOAT16)
+    return t.numpy()
+
+
+def numpy_to_tensor(array: np.ndarray) -> torch.Tensor:
+    """A tensor sharing `array`'s memory (bfloat16 included)."""
+    if BFLOAT16 is not None and array.dtype == BFLOAT16:
+        return torch.from_numpy(array.view(np.uint16)).view(torch.bfloat16)
+    return torch.from_numpy(array)
 
 
 # -- ATen op implementations --------------------------------------------------
@@ -651,7 +670,8 @@ ATEN_OPS: Dict[str, Callable] = {
     "upsample_nearest1d": vision.upsample_nearest_aten,
     "upsample_nearest2d": vision.upsample_nearest_aten,
     "upsample_nearest3d": vision.upsample_nearest_aten,
-    "_to_copy": _to_copy, "to": _to_copy, "full": _full,
+    "_to_copy": _to_copy, "to": _to_copy,
+    "convert_element_type": lambda x, dtype: _to_copy(x, dtype=dtype), "full": _full,
     "full_like": _full_like, "arange": _arange,
     "scalar_tensor": lambda v, dtype=None, **kw: _full((), v, dtype),
     "embedding": _embedding,
@@ -680,7 +700,7 @@ ATEN_OPS: Dict[str, Callable] = {
         dilation=1, ceil_mode=False: vision.max_pool_with_indices(
             x, kernel_size, stride, padding, dilation, ceil_mode, nd=3),
     "trunc": lambda x: np.where(x < 0, np.ceil(x), np.floor(x))
-        if _dtype_of(x).kind == "f" else x,
+        if is_float(_dtype_of(x)) else x,
     "var_mean": lambda x, dim=None, correction=None, keepdim=False: (
         _var(x, dim, correction=correction, keepdim=keepdim),
         _mean(x, dim, keepdim=keepdim)),
@@ -706,9 +726,9 @@ ATEN_OPS: Dict[str, Callable] = {
     "linalg_vector_norm": indexing.linalg_vector_norm,
     "norm": indexing.norm,
     "isnan": lambda x: x != x,
-    "isinf": lambda x: np.abs(x) == np.inf if _dtype_of(x).kind == "f"
+    "isinf": lambda x: np.abs(x) == np.inf if is_float(_dtype_of(x))
         else x != x,
-    "isfinite": lambda x: (np.abs(x) < np.inf) if _dtype_of(x).kind == "f"
+    "isfinite": lambda x: (np.abs(x) < np.inf) if is_float(_dtype_of(x))
         else x == x,
     "copy": lambda x, src, non_blocking=False: _cast(
         np.broadcast_to(src, np.shape(x)), _dtype_of(x)),
@@ -721,6 +741,7 @@ ATEN_OPS: Dict[str, Callable] = {
     "adaptive_avg_pool2d": vision.adaptive_avg_pool,
     "_native_batch_norm_legit_no_training": vision.batch_norm_eval,
     "_native_batch_norm_legit_functional": vision.batch_norm_train,
+    "_native_batch_norm_legit": vision.batch_norm_legit,
     "constant_pad_nd": vision.constant_pad_nd,
     "index": vision.index_tensor,
     "clone": _identity, "contiguous": _identity, "alias": _identity,
@@ -743,6 +764,7 @@ def _swapaxes(x, a, b):
     return np.transpose(x, perm)
 
 
+ATEN_OPS.update(quantized.ATEN_OPS)
 ATEN_OPS["transpose"] = _swapaxes
 ATEN_OPS["addcmul"] = lambda x, a, b, value=1: x + value * (a * b)
 ATEN_OPS["addcdiv"] = lambda x, a, b, value=1: x + value * (a / b)

@@ -11,6 +11,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..tracing import as_tracer
+from ..types import is_float
 from .errors import UnsupportedOpError
 
 
@@ -67,7 +68,7 @@ def linalg_vector_norm(x, ord=2, dim=None, keepdim: bool = False,
     x = as_tracer(x)
     if dtype is not None:
         x = x.astype(numpy_dtype(dtype))
-    if x.dtype.kind != "f":
+    if not is_float(x.dtype):
         raise UnsupportedOpError(
             f"linalg_vector_norm of a {x.dtype} tensor (PyTorch takes only "
             f"floating point ones)")

@@ -13,6 +13,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from ..tracing import Tracer, as_tracer, current_trace
+from ..types import is_float
 from .errors import UnsupportedOpError
 
 _REDUCE_MODES = {"sum": "add", "add": "add", "prod": "mul",
@@ -50,7 +51,7 @@ def _identity(mode: str, dtype: np.dtype):
         return 0
     if mode == "mul":
         return 1
-    if dtype.kind == "f":
+    if is_float(dtype):
         return -np.inf if mode == "max" else np.inf
     info = np.iinfo(dtype)
     return info.min if mode == "max" else info.max
@@ -193,7 +194,7 @@ def scatter_reduce(x, dim, index, src, reduce: str,
     with or without the tensor's own values."""
     x = as_tracer(x)
     if reduce == "mean":
-        if x.dtype.kind != "f":
+        if not is_float(x.dtype):
             raise UnsupportedOpError(
                 "scatter_reduce mean of an integer tensor")
         ones = np.ones(_shape(index), dtype=x.dtype)

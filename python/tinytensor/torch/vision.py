@@ -21,6 +21,7 @@ from typing import List, Sequence
 import numpy as np
 
 from ..tracing import Tracer, as_tracer, current_trace
+from ..types import is_float
 from .errors import UnsupportedOpError
 
 
@@ -155,7 +156,7 @@ def convolution(x, weight, bias, stride, padding, dilation, transposed,
     if x.dtype != w.dtype:
         raise UnsupportedOpError(f"convolution of a {x.dtype} input with "
                                  f"{w.dtype} weights")
-    if x.dtype.kind != "f":
+    if not is_float(x.dtype):
         raise UnsupportedOpError(f"convolution of {x.dtype} tensors")
     stride, dilation = _tuple(stride, nd), _tuple(dilation, nd)
     kernel = list(w.shape[2:])
@@ -229,7 +230,7 @@ def max_pool(x, kernel_size, stride=(), padding=0, dilation=1,
     x = as_tracer(x)
     kernel, stride, padding, dilation, out, after = _pool_geometry(
         x, kernel_size, stride, padding, dilation, ceil_mode, nd)
-    lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    lowest = -np.inf if is_float(x.dtype) else np.iinfo(x.dtype).min
     x = _pad_spatial(x, padding, [max(a, 0) for a in after], lowest)
     kernel_axes = tuple(range(x.ndim, x.ndim + nd))
     return np.max(windows(x, x.ndim - nd, kernel, stride, dilation),
@@ -245,7 +246,7 @@ def max_pool_with_indices(x, kernel_size, stride=(), padding=0, dilation=1,
     kernel, stride, padding, dilation, out, after = _pool_geometry(
         x, kernel_size, stride, padding, dilation, ceil_mode, nd)
     sizes = [int(s) for s in x.shape[-nd:]]
-    lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    lowest = -np.inf if is_float(x.dtype) else np.iinfo(x.dtype).min
     padded = _pad_spatial(x, padding, [max(a, 0) for a in after], lowest)
     w = windows(padded, padded.ndim - nd, kernel, stride, dilation)
     lead = tuple(int(d) for d in w.shape[:w.ndim - nd])
@@ -303,7 +304,7 @@ def _counts(size, kernel, stride, pad, out, include_pad) -> np.ndarray:
 def avg_pool(x, kernel_size, stride=(), padding=0, ceil_mode=False,
              count_include_pad=True, divisor_override=None, nd=2):
     x = as_tracer(x)
-    if x.dtype.kind != "f":
+    if not is_float(x.dtype):
         raise UnsupportedOpError("avg_pool of an integer tensor")
     kernel, stride, padding, dilation, out, after = _pool_geometry(
         x, kernel_size, stride, padding, 1, ceil_mode, nd)
@@ -392,6 +393,24 @@ def batch_norm_train(x, weight, bias, running_mean, running_var, training,
         new_var = (1 - momentum) * as_tracer(running_var) + \
             momentum * unbiased
     return y, flat_mean, rstd.reshape(-1), new_mean, new_var
+
+
+def batch_norm_legit(x, weight, bias, *args):
+    """_native_batch_norm_legit (.default: with running stats, which the
+    functionalised graph does not update here; .no_stats: without):
+    (y, mean, 1 / std) of the batch in training, or of the running stats."""
+    if len(args) == 3:  # .no_stats: training, momentum, eps
+        running_mean = running_var = None
+        training, momentum, eps = args
+    else:
+        running_mean, running_var, training, momentum, eps = args
+    if not training and running_mean is None:
+        raise UnsupportedOpError("batch norm in eval mode without running "
+                                 "statistics")
+    y, mean, rstd, _, _ = batch_norm_train(x, weight, bias, running_mean,
+                                           running_var, training, momentum,
+                                           eps)
+    return y, mean, rstd
 
 
 def index_tensor(x, indices):

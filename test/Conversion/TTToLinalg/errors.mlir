@@ -47,3 +47,12 @@ func.func @dynamic_general_reshape(%a: tensor<?x6xf32>) -> tensor<?x2xf32> {
   %0 = tt.reshape %a [-1, 2] : tensor<?x6xf32> -> tensor<?x2xf32>
   return %0 : tensor<?x2xf32>
 }
+
+// -----
+
+// Unsigned types are made signless by --tt-legalize-types first.
+func.func @unsigned(%a: tensor<3xui8>) -> tensor<3xui8> {
+  // expected-error @+1 {{'tt.add' op cannot be converted to linalg: type 'tensor<3xui8>' is unsigned (run --tt-legalize-types first)}}
+  %0 = tt.add %a, %a : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  return %0 : tensor<3xui8>
+}

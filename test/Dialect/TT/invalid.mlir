@@ -105,7 +105,7 @@ func.func @concat_element_type_mismatch(%a: tensor<2x3xf32>, %b: tensor<2x4xi32>
 
 // Type constraints: i1 is not a numeric type.
 func.func @add_i1(%a: tensor<3xi1>, %b: tensor<3xi1>) {
-  // expected-error @+1 {{'tt.add' op operand #0 must be tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3xi1>'}}
+  // expected-error @+1 {{'tt.add' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values, but got 'tensor<3xi1>'}}
   %0 = tt.add %a, %b : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   return
 }
@@ -113,7 +113,7 @@ func.func @add_i1(%a: tensor<3xi1>, %b: tensor<3xi1>) {
 // -----
 
 func.func @exp_i32(%a: tensor<3xi32>) {
-  // expected-error @+1 {{'tt.exp' op operand #0 must be tensor of 32-bit float or 64-bit float values, but got 'tensor<3xi32>'}}
+  // expected-error @+1 {{'tt.exp' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<3xi32>'}}
   %0 = tt.exp %a : tensor<3xi32>
   return
 }
@@ -121,7 +121,7 @@ func.func @exp_i32(%a: tensor<3xi32>) {
 // -----
 
 func.func @mean_i32(%a: tensor<3x2xi32>) {
-  // expected-error @+1 {{'tt.mean' op operand #0 must be tensor of 32-bit float or 64-bit float values, but got 'tensor<3x2xi32>'}}
+  // expected-error @+1 {{'tt.mean' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<3x2xi32>'}}
   %0 = tt.mean %a axes = [1] : tensor<3x2xi32> -> tensor<3xi32>
   return
 }
@@ -129,7 +129,7 @@ func.func @mean_i32(%a: tensor<3x2xi32>) {
 // -----
 
 func.func @var_i32(%a: tensor<3xi32>) {
-  // expected-error @+1 {{'tt.var' op operand #0 must be tensor of 32-bit float or 64-bit float values, but got 'tensor<3xi32>'}}
+  // expected-error @+1 {{'tt.var' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<3xi32>'}}
   %0 = tt.var %a axes = [0] : tensor<3xi32> -> tensor<i32>
   return
 }
@@ -160,17 +160,17 @@ func.func @gather_f32_indices(%t: tensor<50x8xf32>, %i: tensor<4xf32>) {
 
 // -----
 
-func.func @cast_to_f16(%a: tensor<3xf32>) {
-  // expected-error @+1 {{'tt.cast' op attribute 'to' failed to satisfy constraint: type attribute of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer}}
-  %0 = tt.cast %a to f16 : tensor<3xf32> -> tensor<3xf16>
+func.func @cast_to_ui16(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'tt.cast' op attribute 'to' failed to satisfy constraint: type attribute of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 1-bit signless integer}}
+  %0 = tt.cast %a to ui16 : tensor<3xf32> -> tensor<3xui16>
   return
 }
 
 // -----
 
-func.func @cast_from_f16(%a: tensor<3xf16>) {
-  // expected-error @+1 {{'tt.cast' op operand #0 must be tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<3xf16>'}}
-  %0 = tt.cast %a to f32 : tensor<3xf16> -> tensor<3xf32>
+func.func @cast_from_ui16(%a: tensor<3xui16>) {
+  // expected-error @+1 {{'tt.cast' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 1-bit signless integer values, but got 'tensor<3xui16>'}}
+  %0 = tt.cast %a to f32 : tensor<3xui16> -> tensor<3xf32>
   return
 }
 
@@ -680,16 +680,16 @@ func.func @constant_vector_value() {
 // -----
 
 func.func @constant_vector_result() {
-  // expected-error @+1 {{'tt.constant' op result #0 must be tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'vector<3xf32>'}}
+  // expected-error @+1 {{'tt.constant' op result #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 1-bit signless integer values, but got 'vector<3xf32>'}}
   %0 = tt.constant dense<1.0> : vector<3xf32>
   return
 }
 
 // -----
 
-func.func @constant_f16() {
-  // expected-error @+1 {{'tt.constant' op result #0 must be tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<3xf16>'}}
-  %0 = tt.constant dense<1.0> : tensor<3xf16>
+func.func @constant_ui16() {
+  // expected-error @+1 {{'tt.constant' op result #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 1-bit signless integer values, but got 'tensor<3xui16>'}}
+  %0 = tt.constant dense<1> : tensor<3xui16>
   return
 }
 

@@ -43,7 +43,7 @@ func.func @round_trip(%x: tensor<4xf32>, %i: tensor<4xi32>) {
 // -----
 
 func.func @sin_of_integers(%i: tensor<4xi32>) {
-  // expected-error @+1 {{'tt.sin' op operand #0 must be tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{'tt.sin' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
   %0 = tt.sin %i : tensor<4xi32>
   return
 }
@@ -149,7 +149,7 @@ func.func @sort_indices_are_i32(%x: tensor<3x4xf32>) {
 // -----
 
 func.func @sort_of_booleans(%b: tensor<3xi1>) {
-  // expected-error @+1 {{'tt.sort' op operand #0 must be statically shaped or unranked tensor of 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values}}
+  // expected-error @+1 {{'tt.sort' op operand #0 must be statically shaped or unranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
   %0:2 = tt.sort %b axis = 0 : tensor<3xi1> -> tensor<3xi1>, tensor<3xi32>
   return
 }

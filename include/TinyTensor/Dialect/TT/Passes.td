@@ -23,6 +23,39 @@ def TTInferShapes : Pass<"tt-infer-shapes", "ModuleOp"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def TTLegalizeTypes : Pass<"tt-legalize-types", "ModuleOp"> {
+  let summary = "Rewrite float16, bfloat16 and uint8 into the types the "
+                "lowering computes with";
+  let description = [{
+    tt takes `f16`, `bf16` and `ui8` tensors with PyTorch's CPU semantics;
+    this pass makes them explicit, so that the passes after it see no
+    unsigned type and no arithmetic on 16-bit floats:
+
+    - Arithmetic on `f16`/`bf16` (elementwise ops, reductions, matmul,
+      convolution, sort, ...) computes in `f32`: the operands are cast to
+      `f32` and each result is rounded back, once per op, as PyTorch's CPU
+      kernels do (sums and products accumulate in `f32`). Ops that only
+      move elements (reshape, transpose, slice, concat, gather, select, a
+      scatter that sets) keep the 16-bit type: the tensors are stored in
+      it.
+    - `ui8` is stored as `i8`. Ops whose result bits do not depend on the
+      sign (add, sub, mul, neg, sum, prod, cumsum, matmul, convolution,
+      and the moves) just take the signless type; every other op
+      (comparison, division, max/min, their reductions, argmax/argmin,
+      sort, pow, abs, a scatter that combines by max/min) computes on
+      operands zero-extended to `i32` and truncates its result back.
+    - A cast between a 16-bit float and anything other than `f32` goes
+      through `f32`; a cast from `ui8` zero-extends, and a float cast to
+      `ui8` converts to `i32` first (and keeps the low 8 bits).
+
+    Function signatures follow (`ui8` arguments and results become `i8`).
+    The pass runs first in every named pipeline.
+
+    Example: `tiny-opt --tt-legalize-types`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def TTOutlineRepeatedScopes : Pass<"tt-outline-repeated-scopes",
                                    "ModuleOp"> {
   let summary = "Compile the ops of repeated calls of one source function "

@@ -35,15 +35,25 @@ class TT_StaticTensorOf<list<Type> allowed> : TensorOf<allowed,
     [Or<[IsUnrankedTensorTypePred, HasStaticShapePred]>],
     "statically shaped or unranked tensor">;
 
-def TT_AnyTensor : TT_TensorOf<[F32, F64, I32, I64, I1]>;
-def TT_NumericTensor : TT_TensorOf<[F32, F64, I32, I64]>;
-def TT_FloatTensor : TT_TensorOf<[F32, F64]>;
+/// Element types. float16, bfloat16 and uint8 are first-class in tt, with
+/// PyTorch's CPU semantics (f16/bf16 compute in f32 and round per op; ui8
+/// is unsigned); `--tt-legalize-types` rewrites them into f32/i32 compute
+/// and signless storage before the lowering, so later passes see no
+/// unsigned type and no 16-bit float arithmetic.
+defvar TT_FloatTypes = [F16, BF16, F32, F64];
+defvar TT_IntTypes = [I8, I16, I32, I64, UI8];
+defvar TT_NumericTypes = !listconcat(TT_FloatTypes, TT_IntTypes);
+defvar TT_AnyTypes = !listconcat(TT_NumericTypes, [I1]);
+
+def TT_AnyTensor : TT_TensorOf<TT_AnyTypes>;
+def TT_NumericTensor : TT_TensorOf<TT_NumericTypes>;
+def TT_FloatTensor : TT_TensorOf<TT_FloatTypes>;
 def TT_IndexTensor : TT_TensorOf<[I32, I64]>;
 def TT_BoolTensor : TT_TensorOf<[I1]>;
-def TT_StaticAnyTensor : TT_StaticTensorOf<[F32, F64, I32, I64, I1]>;
-def TT_StaticNumericTensor : TT_StaticTensorOf<[F32, F64, I32, I64]>;
+def TT_StaticAnyTensor : TT_StaticTensorOf<TT_AnyTypes>;
+def TT_StaticNumericTensor : TT_StaticTensorOf<TT_NumericTypes>;
 def TT_StaticIndexTensor : TT_StaticTensorOf<[I32, I64]>;
-def TT_ElementType : AnyTypeOf<[F32, F64, I32, I64, I1]>;
+def TT_ElementType : AnyTypeOf<TT_AnyTypes>;
 
 //===----------------------------------------------------------------------===//
 // Base classes
