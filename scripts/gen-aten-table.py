@@ -25,10 +25,14 @@ FAMILIES = [
         "exp", "log", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "relu",
         "gelu", "leaky_relu", "rrelu_with_noise_functional",
         "rrelu_with_noise_backward", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
-        "round", "sign", "log1p", "expm1", "exp2", "log2"]),
-    ("Logical and bitwise (bool)", [
+        "round", "sign", "log1p", "expm1", "exp2", "log2", "atan", "atan2",
+        "arctan2", "tan", "asin", "acos", "sinh", "cosh", "asinh", "acosh",
+        "atanh", "log10"]),
+    ("Logical, bitwise and shifts", [
         "logical_not", "logical_and", "logical_or", "logical_xor", "bitwise_not",
-        "bitwise_and", "bitwise_or"]),
+        "bitwise_and", "bitwise_or", "bitwise_xor", "__and__", "__or__",
+        "__xor__", "bitwise_left_shift", "bitwise_right_shift", "__lshift__",
+        "__rshift__"]),
     ("Reductions and scans", [
         "sum", "mean", "var", "amax", "amin", "max", "min", "prod", "any",
         "all", "argmax", "argmin", "cumsum", "_softmax", "softmax",

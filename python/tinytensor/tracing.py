@@ -325,14 +325,27 @@ _BINARY = {
     np.equal: ("eq", "compare"), np.not_equal: ("ne", "compare"),
     np.less: ("lt", "compare"), np.less_equal: ("le", "compare"),
     np.greater: ("gt", "compare"), np.greater_equal: ("ge", "compare"),
+    np.arctan2: ("atan2", "arith"),
+    np.bitwise_and: ("bitwise_and", "bitwise"),
+    np.bitwise_or: ("bitwise_or", "bitwise"),
+    np.bitwise_xor: ("bitwise_xor", "bitwise"),
+    np.left_shift: ("shift_left", "shift"),
+    np.right_shift: ("shift_right", "shift"),
 }
+# Logical ufuncs: the bitwise op on the operands' truth values.
+_LOGICAL = {np.logical_and: np.bitwise_and, np.logical_or: np.bitwise_or,
+            np.logical_xor: np.bitwise_xor}
 _UNARY = {np.negative: "neg", np.exp: "exp", np.log: "log", np.tanh: "tanh",
           np.sqrt: "sqrt", np.absolute: "abs", np.positive: None,
           np.sin: "sin", np.cos: "cos", np.floor: "floor", np.ceil: "ceil",
           np.rint: "round", np.log1p: "log1p", np.expm1: "expm1",
-          np.exp2: "exp2", np.log2: "log2"}
+          np.exp2: "exp2", np.log2: "log2", np.arctan: "atan",
+          np.tan: "tan", np.arcsin: "asin", np.arccos: "acos",
+          np.sinh: "sinh", np.cosh: "cosh", np.arcsinh: "asinh",
+          np.arccosh: "acosh", np.arctanh: "atanh", np.log10: "log10"}
 # Unary ufuncs built from other ops (see Tracer._composite_unary).
-_COMPOSITE_UNARY = (np.square, np.reciprocal, np.sign)
+_COMPOSITE_UNARY = (np.square, np.reciprocal, np.sign, np.invert,
+                    np.logical_not)
 # `//` and `%` (see _integer_division).
 _INTEGER_DIVISION = (np.floor_divide, np.remainder)
 
@@ -408,8 +421,15 @@ class Tracer:
                 dtype = np.dtype(np.int32)
             l, r = as_tracer(lhs, dtype), as_tracer(rhs, dtype)
             return Tracer(b.compare(name, l.value, r.value))
+        if kind in ("bitwise", "shift") and \
+                common_dtype(lhs, rhs).kind not in "biu":
+            raise TypeError(f"np.{ufunc.__name__} takes integers or "
+                            f"booleans, not {common_dtype(lhs, rhs)}")
         dtype = result_dtype(ufunc, lhs, rhs)
         check_dtype(dtype, f"the result of np.{ufunc.__name__}")
+        if kind in ("bitwise", "shift"):
+            l, r = as_tracer(lhs, dtype), as_tracer(rhs, dtype)
+            return Tracer(b.binary(name, l.value, r.value))
         if dtype == np.bool_:
             raise TypeError(f"np.{ufunc.__name__} on booleans is not "
                             f"supported; cast to a number type first")
@@ -437,9 +457,18 @@ class Tracer:
 
     def _composite_unary(self, ufunc, x) -> "Tracer":
         x = as_tracer(x)
+        if ufunc is np.invert and x.dtype.kind not in "biu":
+            raise TypeError(f"np.invert takes integers or booleans, not "
+                            f"{x.dtype}")
         dtype = result_dtype(ufunc, x)
         check_dtype(dtype, f"the result of np.{ufunc.__name__}")
         x = x.astype(dtype)
+        if ufunc is np.logical_not:  # x is bool (NumPy's result dtype)
+            ufunc = np.invert
+        if ufunc is np.invert:  # ~x: x ^ -1 (True for booleans)
+            ones = np.array(-1).astype(dtype)  # all bits set
+            return Tracer(_ctx().builder.binary(
+                "bitwise_xor", x.value, as_tracer(ones).value))
         if ufunc is np.square:
             return x * x
         if ufunc is np.reciprocal:
@@ -467,6 +496,9 @@ class Tracer:
             return self._unary(ufunc, *inputs)
         if ufunc in _COMPOSITE_UNARY and len(inputs) == 1:
             return self._composite_unary(ufunc, *inputs)
+        if ufunc in _LOGICAL and len(inputs) == 2:
+            return self._binary(_LOGICAL[ufunc], _truth(inputs[0]),
+                                _truth(inputs[1]))
         if ufunc in _INTEGER_DIVISION and len(inputs) == 2:
             return _integer_division(ufunc, *inputs)
         if ufunc is np.matmul and len(inputs) == 2:
@@ -495,6 +527,17 @@ class Tracer:
     def __rpow__(self, o): return self._binary(np.power, o, self)
     def __matmul__(self, o): return _matmul(self, o)
     def __rmatmul__(self, o): return _matmul(o, self)
+    def __and__(self, o): return self._binary(np.bitwise_and, self, o)
+    def __rand__(self, o): return self._binary(np.bitwise_and, o, self)
+    def __or__(self, o): return self._binary(np.bitwise_or, self, o)
+    def __ror__(self, o): return self._binary(np.bitwise_or, o, self)
+    def __xor__(self, o): return self._binary(np.bitwise_xor, self, o)
+    def __rxor__(self, o): return self._binary(np.bitwise_xor, o, self)
+    def __lshift__(self, o): return self._binary(np.left_shift, self, o)
+    def __rlshift__(self, o): return self._binary(np.left_shift, o, self)
+    def __rshift__(self, o): return self._binary(np.right_shift, self, o)
+    def __rrshift__(self, o): return self._binary(np.right_shift, o, self)
+    def __invert__(self): return self._composite_unary(np.invert, self)
     def __neg__(self): return self._unary(np.negative, self)
     def __pos__(self): return self
     def __abs__(self): return self._unary(np.absolute, self)

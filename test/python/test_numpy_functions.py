@@ -392,3 +392,56 @@ def test_float_floor_divide_is_refused():
         jit(lambda v: v // 2.0)(x)
     with pytest.raises(TypeError, match=r"remainder \(%\) of float32"):
         jit(lambda v: v % 2.0)(x)
+
+
+# -- bitwise, shifts, arctan --------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8])
+def test_bitwise_ops_and_shifts(dtype):
+    info = np.iinfo(dtype)
+    a = rng().integers(info.min, info.max, (5, 7)).astype(dtype)
+    b = rng().integers(info.min, info.max, (7,)).astype(dtype)
+    n = rng().integers(0, info.bits, (5, 7)).astype(dtype)
+    check(lambda a, b, n: (a & b, a | b, a ^ b, ~a, a & 6, 3 | a,
+                           np.bitwise_xor(a, b), a << n, a >> n, a >> 1),
+          a, b, n)
+
+
+def test_boolean_masks_combine():
+    x = randn(6, 9)
+    check(lambda x: ((x > 0) & (x < 1), (x < -1) | (x > 1), ~(x > 0),
+                     (x > 0) ^ (x > 0.5), np.logical_and(x > 0, x),
+                     np.logical_or(x, 0), np.logical_xor(x > 0, x < 1),
+                     np.logical_not(x), np.where((x > 0) & (x < 1), x, 0)),
+          x)
+
+
+def test_bitwise_refuses_floats():
+    with pytest.raises(TypeError, match="integers or booleans"):
+        jit(lambda x: x & x)(randn(3))
+    with pytest.raises(TypeError, match="integers or booleans"):
+        jit(lambda x: ~x)(randn(3))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_arctan_and_arctan2(dtype):
+    y, x = randn(4, 9).astype(dtype), randn(9).astype(dtype)
+    x[0] = 0.0
+    check(lambda y, x: (np.arctan(y * 5), np.arctan2(y, x),
+                        np.arctan2(y, 0.0)), y, x,
+          rtol=2e-6 if dtype == np.float32 else 1e-13)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_trigonometric_and_hyperbolic(dtype):
+    x = (rng().uniform(-0.95, 0.95, (3, 11))).astype(dtype)
+    big = (rng().uniform(1.0, 6.0, (11,))).astype(dtype)
+    rtol = 3e-6 if dtype == np.float32 else 1e-13
+    def f(x, big):
+        return (np.tan(x), np.arcsin(x), np.arccos(x), np.sinh(x), np.cosh(x),
+                np.arcsinh(x * 9), np.arctanh(x), np.arccosh(big),
+                np.log10(big), np.arcsin(big))
+
+    with np.errstate(invalid="ignore"):  # arcsin(big): NaN, as NumPy's
+        for got, want in zip(jit(f)(x, big), f(x, big)):
+            same(got, want, rtol)

@@ -375,3 +375,53 @@ def test_scatter_index_out_of_range():
         "prims_collapse"])
 def test_model_ops(model, inputs):
     check(model, *inputs, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.int32, torch.uint8])
+def test_bitwise_and_shifts(dtype):
+    info = torch.iinfo(dtype)
+    a = torch.randint(info.min, info.max, (4, 9)).to(dtype)
+    b = torch.randint(info.min, info.max, (9,)).to(dtype)
+    n = torch.randint(0, info.bits, (4, 9)).to(dtype)
+    check(Fn(lambda a, b, n: (a & b, a | b, a ^ b, ~a, a & 5,
+                              torch.bitwise_left_shift(a, n), a >> n,
+                              a << 2, torch.bitwise_xor(a, 3))), a, b, n)
+
+
+def test_atan_atan2():
+    y, x = torch.randn(5, 7), torch.randn(7)
+    check(Fn(lambda y, x: (torch.atan(y), torch.atan2(y, x))), y, x)
+
+
+def test_as_strided_of_views():
+    """as_strided reads the memory of the tensor a view shares: its
+    strides and offset are those of the input's storage."""
+    x = torch.arange(24, dtype=torch.float32).reshape(2, 3, 4)
+
+    def f(x):
+        view = x[1:].permute(1, 0, 2)
+        return (torch.as_strided(view, (2, 2), (4, 1)),
+                torch.as_strided(x, (3, 3), (4, 5), 1),
+                torch.as_strided(x.t() if x.dim() == 2 else x[0], (2, 5),
+                                 (1, 2)))
+
+    check(Fn(f), x)
+
+
+@pytest.mark.parametrize("fn", [
+    torch.tan, torch.asin, torch.acos, torch.sinh, torch.cosh, torch.asinh,
+    lambda x: torch.acosh(x + 2), torch.atanh,
+    lambda x: torch.log10(x.abs() + 1)],
+    ids=["tan", "asin", "acos", "sinh", "cosh", "asinh", "acosh", "atanh",
+         "log10"])
+def test_trigonometric(fn):
+    check(Fn(fn), torch.rand(6, 5) * 1.8 - 0.9)
+
+
+def test_python_number_results():
+    """A model that returns Python numbers (a size, a flag, a constant)
+    returns them as numbers, not tensors."""
+    result = ttorch.jit(Fn(lambda x: (torch.is_floating_point(x), x.numel(),
+                                      x * 2, 3.5)))(torch.ones(3, 4))
+    assert result[0] is True and result[1] == 12 and result[3] == 3.5
+    assert type(result[1]) is int and type(result[3]) is float

@@ -333,7 +333,60 @@ TT_FLOAT_ONLY(CeilOp, math::CeilOp)
 TT_FLOAT_ONLY(RoundOp, math::RoundEvenOp)
 TT_FLOAT_ONLY(Exp2Op, math::Exp2Op)
 TT_FLOAT_ONLY(Log2Op, math::Log2Op)
+TT_FLOAT_ONLY(AtanOp, math::AtanOp)
+TT_FLOAT_ONLY(TanOp, math::TanOp)
+TT_FLOAT_ONLY(AsinOp, math::AsinOp)
+TT_FLOAT_ONLY(AcosOp, math::AcosOp)
+TT_FLOAT_ONLY(SinhOp, math::SinhOp)
+TT_FLOAT_ONLY(CoshOp, math::CoshOp)
+TT_FLOAT_ONLY(AsinhOp, math::AsinhOp)
+TT_FLOAT_ONLY(AcoshOp, math::AcoshOp)
+TT_FLOAT_ONLY(AtanhOp, math::AtanhOp)
+TT_FLOAT_ONLY(Log10Op, math::Log10Op)
 #undef TT_FLOAT_ONLY
+
+#define TT_SCALAR_BINARY(OP, SCALAR_OP)                                        \
+  template <>                                                                  \
+  Value ElementwiseLowering<OP>::scalar(OP, OpBuilder &b, Location loc,        \
+                                        ValueRange args, Type) {               \
+    return SCALAR_OP::create(b, loc, args[0], args[1]);                        \
+  }
+TT_SCALAR_BINARY(BitwiseAndOp, arith::AndIOp)
+TT_SCALAR_BINARY(BitwiseOrOp, arith::OrIOp)
+TT_SCALAR_BINARY(BitwiseXorOp, arith::XOrIOp)
+TT_SCALAR_BINARY(Atan2Op, math::Atan2Op)
+#undef TT_SCALAR_BINARY
+
+/// Whether the shift amount `n` is outside [0, width): PyTorch's
+/// out-of-range shifts, which LLVM leaves undefined.
+Value shiftOutOfRange(OpBuilder &b, Location loc, Value n) {
+  unsigned width = n.getType().getIntOrFloatBitWidth();
+  Value limit =
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(n.getType(), width));
+  // Unsigned compare: a negative amount is a huge one.
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n, limit);
+}
+
+template <>
+Value ElementwiseLowering<ShiftLeftOp>::scalar(ShiftLeftOp, OpBuilder &b,
+                                               Location loc, ValueRange args,
+                                               Type type) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  Value shifted = arith::ShLIOp::create(b, loc, args[0], args[1]);
+  return arith::SelectOp::create(b, loc, shiftOutOfRange(b, loc, args[1]), zero,
+                                 shifted);
+}
+
+template <>
+Value ElementwiseLowering<ShiftRightOp>::scalar(ShiftRightOp, OpBuilder &b,
+                                                Location loc, ValueRange args,
+                                                Type type) {
+  Value last = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, type.getIntOrFloatBitWidth() - 1));
+  Value amount = arith::SelectOp::create(
+      b, loc, shiftOutOfRange(b, loc, args[1]), last, args[1]);
+  return arith::ShRSIOp::create(b, loc, args[0], amount);
+}
 
 // erf is odd: the sign of x is copied onto the result, so that
 // erf(-0.0) = -0.0 also where a polynomial approximation gives +0.0.
@@ -1710,27 +1763,37 @@ struct ConvertTTToLinalgPass
 } // namespace
 
 void mlir::tt::populateTTToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<ElementwiseLowering<AddOp>, ElementwiseLowering<SubOp>,
-               ElementwiseLowering<MulOp>, ElementwiseLowering<DivOp>,
-               ElementwiseLowering<PowOp>, ElementwiseLowering<MaxOp>,
-               ElementwiseLowering<MinOp>, ElementwiseLowering<CmpOp>,
-               ElementwiseLowering<SelectOp>, ElementwiseLowering<NegOp>,
-               ElementwiseLowering<AbsOp>, ElementwiseLowering<ExpOp>,
-               ElementwiseLowering<LogOp>, ElementwiseLowering<TanhOp>,
-               ElementwiseLowering<SqrtOp>, ElementwiseLowering<RsqrtOp>,
-               ElementwiseLowering<ErfOp>, ElementwiseLowering<CastOp>,
-               ElementwiseLowering<BroadcastToOp>, ConstantLowering,
-               ReductionLowering<SumOp>, ReductionLowering<ReduceMaxOp>,
-               ReductionLowering<MeanOp>, ReductionLowering<VarOp>,
-               ReductionLowering<ReduceMinOp>, ReductionLowering<ProdOp>,
-               ArgReductionLowering<ArgMaxOp>, ArgReductionLowering<ArgMinOp>,
-               CumsumLowering, SortLowering, WindowsLowering,
-               ElementwiseLowering<SinOp>, ElementwiseLowering<CosOp>,
-               ElementwiseLowering<FloorOp>, ElementwiseLowering<CeilOp>,
-               ElementwiseLowering<RoundOp>, ElementwiseLowering<Log1pOp>,
-               ElementwiseLowering<Expm1Op>, ElementwiseLowering<Exp2Op>,
-               ElementwiseLowering<Log2Op>, MatmulLowering, TransposeLowering,
-               ReshapeLowering, SliceLowering, ConcatLowering, GatherLowering,
-               ScatterLowering, IotaLowering>(patterns.getContext());
+  patterns.add<
+      ElementwiseLowering<AddOp>, ElementwiseLowering<SubOp>,
+      ElementwiseLowering<MulOp>, ElementwiseLowering<DivOp>,
+      ElementwiseLowering<PowOp>, ElementwiseLowering<MaxOp>,
+      ElementwiseLowering<MinOp>, ElementwiseLowering<CmpOp>,
+      ElementwiseLowering<SelectOp>, ElementwiseLowering<NegOp>,
+      ElementwiseLowering<AbsOp>, ElementwiseLowering<ExpOp>,
+      ElementwiseLowering<LogOp>, ElementwiseLowering<TanhOp>,
+      ElementwiseLowering<SqrtOp>, ElementwiseLowering<RsqrtOp>,
+      ElementwiseLowering<ErfOp>, ElementwiseLowering<CastOp>,
+      ElementwiseLowering<BroadcastToOp>, ConstantLowering,
+      ReductionLowering<SumOp>, ReductionLowering<ReduceMaxOp>,
+      ReductionLowering<MeanOp>, ReductionLowering<VarOp>,
+      ReductionLowering<ReduceMinOp>, ReductionLowering<ProdOp>,
+      ArgReductionLowering<ArgMaxOp>, ArgReductionLowering<ArgMinOp>,
+      CumsumLowering, SortLowering, WindowsLowering, ElementwiseLowering<SinOp>,
+      ElementwiseLowering<CosOp>, ElementwiseLowering<FloorOp>,
+      ElementwiseLowering<CeilOp>, ElementwiseLowering<RoundOp>,
+      ElementwiseLowering<Log1pOp>, ElementwiseLowering<Expm1Op>,
+      ElementwiseLowering<Exp2Op>, ElementwiseLowering<Log2Op>,
+      ElementwiseLowering<AtanOp>, ElementwiseLowering<TanOp>,
+      ElementwiseLowering<AsinOp>, ElementwiseLowering<AcosOp>,
+      ElementwiseLowering<SinhOp>, ElementwiseLowering<CoshOp>,
+      ElementwiseLowering<AsinhOp>, ElementwiseLowering<AcoshOp>,
+      ElementwiseLowering<AtanhOp>, ElementwiseLowering<Log10Op>,
+
+      ElementwiseLowering<Atan2Op>, ElementwiseLowering<BitwiseAndOp>,
+      ElementwiseLowering<BitwiseOrOp>, ElementwiseLowering<BitwiseXorOp>,
+      ElementwiseLowering<ShiftLeftOp>, ElementwiseLowering<ShiftRightOp>,
+      MatmulLowering, TransposeLowering, ReshapeLowering, SliceLowering,
+      ConcatLowering, GatherLowering, ScatterLowering, IotaLowering>(
+      patterns.getContext());
   populateConvolutionLoweringPatterns(patterns);
 }

@@ -54,7 +54,8 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from .. import runtime
 from ..compiler import CompilationError
 from .errors import UnsupportedOpError
-from .importer import ATEN_OPS, GraphProgram, _op_name, _where_in_model
+from .importer import (_TORCH_TO_NUMPY, ATEN_OPS, GraphProgram, _op_name,
+                       _where_in_model)
 
 log = logging.getLogger("tinytensor.torch.dynamo")
 
@@ -75,8 +76,7 @@ class FallbackWarning(UserWarning):
 
 
 #: Tensor dtypes the compiled code takes and returns.
-_DTYPES = {torch.float32, torch.float64, torch.int32, torch.int64,
-           torch.bool}
+_DTYPES = frozenset(_TORCH_TO_NUMPY)
 
 #: Ops that move no data or only reshape it: a partition of these alone is
 #: not worth a compiled call.

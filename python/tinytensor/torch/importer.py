@@ -129,10 +129,6 @@ def _layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5,
     return _native_layer_norm(x, normalized_shape, weight, bias, eps)[0]
 
 
-def _unsupported(what):
-    raise UnsupportedOpError(f"{what} is not supported")
-
-
 def _var(x, dim=None, unbiased=None, keepdim=False, correction=None):
     ddof = correction if correction is not None else (
         1 if unbiased is None or unbiased else 0)
@@ -537,12 +533,6 @@ def _logical_not(x):
     return _as_int(x) == 0
 
 
-def _bitwise_not(x):
-    if _dtype_of(x) == np.bool_:
-        return _logical_not(x)
-    return -x - 1
-
-
 def _logical_and(x, y):
     return _as_int(x) * _as_int(y) != 0
 
@@ -601,14 +591,17 @@ ATEN_OPS: Dict[str, Callable] = {
     "ne": operator.ne,
     "sum": _sum, "mean": _mean, "var": _var,
     "amax": _amax, "amin": _amin, "max": _max, "min": _min,
-    "logical_not": _logical_not, "bitwise_not": _bitwise_not,
+    "logical_not": _logical_not, "bitwise_not": np.invert,
     "logical_and": _logical_and, "logical_or": _logical_or,
-    "bitwise_and": lambda x, y: _logical_and(x, y) if _dtype_of(
-        x) == np.bool_ and _dtype_of(y) == np.bool_ else _unsupported(
-        "bitwise_and of integer tensors"),
-    "bitwise_or": lambda x, y: _logical_or(x, y) if _dtype_of(
-        x) == np.bool_ and _dtype_of(y) == np.bool_ else _unsupported(
-        "bitwise_or of integer tensors"),
+    "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
+    "bitwise_xor": np.bitwise_xor, "__and__": np.bitwise_and,
+    "__or__": np.bitwise_or, "__xor__": np.bitwise_xor,
+    "bitwise_left_shift": np.left_shift, "__lshift__": np.left_shift,
+    "bitwise_right_shift": np.right_shift, "__rshift__": np.right_shift,
+    "atan": np.arctan, "atan2": np.arctan2, "arctan2": np.arctan2,
+    "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "sinh": np.sinh,
+    "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
+    "atanh": np.arctanh, "log10": np.log10,
     "leaky_relu": _leaky_relu,
     "hardtanh": lambda x, min_val=-1.0, max_val=1.0: _clamp(x, min_val,
                                                             max_val),
@@ -795,6 +788,15 @@ for _op in ("add", "sub", "mul", "div", "pow", "neg", "abs", "exp", "sqrt",
 
 # -- programs -----------------------------------------------------------------
 
+#: ATen ops whose result shares its input's memory (as_strided follows
+#: them back to the tensor that owns it).
+_VIEW_OPS = frozenset({
+    "view", "_unsafe_view", "alias", "as_strided", "detach", "expand",
+    "permute", "transpose", "t", "slice", "select", "diagonal", "narrow",
+    "unsqueeze", "squeeze", "unfold", "movedim", "split", "split_with_sizes",
+    "chunk", "unbind", "getitem", "view_as"})
+
+
 def _op_name(target) -> str:
     if target is operator.getitem:
         return "getitem"
@@ -850,6 +852,18 @@ def _node_location(node: torch.fx.Node):
     return loc
 
 
+def _scalar_type(output) -> Optional[type]:
+    """bool, int or float when a graph output is a Python number (a
+    constant, or a symbolic size), else None."""
+    value = output.meta.get("val") if isinstance(output, torch.fx.Node) \
+        else output
+    for kind, symbolic in ((bool, torch.SymBool), (int, torch.SymInt),
+                           (float, torch.SymFloat)):
+        if isinstance(value, (kind, symbolic)):
+            return kind
+    return None
+
+
 def _meta_dtype(node) -> Optional[torch.dtype]:
     val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
     return val.dtype if isinstance(val, torch.Tensor) else None
@@ -900,6 +914,9 @@ class GraphProgram:
         output = next(n for n in graph.nodes if n.op == "output")
         flat, _ = pytree.tree_flatten(output.args[0])
         self.output_dtypes = [_meta_dtype(n) for n in flat]
+        #: The Python type (bool, int, float) of each output the model
+        #: returns as a number rather than a tensor, else None.
+        self.output_scalars = [_scalar_type(n) for n in flat]
         # NumPy views of the parameters and buffers: the tracer turns them
         # into trailing arguments, read afresh at every call; 0-d ones are
         # passed as shape (1,) views (the tracer would fold 0-d arrays as
@@ -972,6 +989,7 @@ class GraphProgram:
                 raise error
             return value
 
+        self._env = env
         for node in self.graph.nodes:
             if node.op == "placeholder":
                 if node.name in user:
@@ -1017,6 +1035,26 @@ class GraphProgram:
         value = self._empty[name] if name in self._empty else params[name]
         return np.reshape(value, ()) if name in self._scalars else value
 
+    def _as_strided(self, node, x, size, stride, storage_offset=None):
+        """aten.as_strided reads the memory of the tensor that `x` is a
+        view of: the graph's views are followed back to the value that
+        owns it, and the offset and strides are those of that storage (as
+        PyTorch's fake tensor for `x` records them)."""
+        root = node.args[0]
+        while root.op == "call_function" and \
+                _op_name(root.target) in _VIEW_OPS:
+            root = root.args[0]
+        value = root.meta.get("val")
+        if not isinstance(value, torch.Tensor) or \
+                not value.is_contiguous() or value.storage_offset() != 0:
+            raise UnsupportedOpError(
+                f"as_strided of a view whose storage TinyTensor cannot "
+                f"find ({root.name}) {_where_in_model(node)}")
+        if storage_offset is None:
+            storage_offset = node.args[0].meta["val"].storage_offset()
+        return indexing.as_strided(self._env[root], value.numel(), size,
+                                   stride, int(storage_offset))
+
     def _call(self, node, args, kwargs):
         name = _op_name(node.target)
         if name == "getitem":
@@ -1026,6 +1064,8 @@ class GraphProgram:
             # two sizes, and what the size did must generalize (a reshape
             # by it takes a -1) or the program is refused.
             return int(args[0].shape[args[1]])
+        if name == "as_strided":
+            return self._as_strided(node, *args, **kwargs)
         if name in ("sym_numel", "sym_stride"):
             raise UnsupportedOpError(
                 f"the program uses '{node.target}' "
@@ -1065,8 +1105,10 @@ class GraphProgram:
         the dtype PyTorch computes (int64 where TinyTensor computed an
         int32 index, e.g. of argmax)."""
         dtypes = self.output_dtypes[len(self.mutations):]
-        outputs = [o.to(d) if d is not None and o.dtype != d else o
-                   for o, d in zip(outputs, dtypes)]
+        scalars = self.output_scalars[len(self.mutations):]
+        outputs = [kind(o.item()) if kind is not None else
+                   o.to(d) if d is not None and o.dtype != d else o
+                   for o, d, kind in zip(outputs, dtypes, scalars)]
         if self.out_spec is None:
             return outputs[0] if len(outputs) == 1 else tuple(outputs)
         return pytree.tree_unflatten(outputs, self.out_spec)

@@ -117,3 +117,28 @@ def repeat(x, sizes: Sequence[int]):
         target += [r, d]
     tiled = np.broadcast_to(np.reshape(x, spread), target)
     return np.reshape(tiled, [r * d for r, d in zip(sizes, shape)])
+
+
+def as_strided(storage, storage_numel: int, size: Sequence[int],
+               stride: Sequence[int], offset: int):
+    """aten.as_strided: the elements storage[offset + sum(i_k * stride_k)]
+    for every index i of `size`, where `storage` is the tensor that owns
+    the memory the viewed tensor shares (contiguous, flattened here)."""
+    size, stride = [int(n) for n in size], [int(s) for s in stride]
+    if len(size) != len(stride):
+        raise ValueError(f"as_strided: size {size} and stride {stride} "
+                         f"differ in length")
+    if any(s < 0 for s in stride) or offset < 0:
+        raise UnsupportedOpError(f"as_strided with a negative stride or "
+                                 f"offset ({stride}, {offset})")
+    index = np.full(size, offset, np.int64)
+    for axis, (n, s) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[axis] = n
+        index = index + np.arange(n, dtype=np.int64).reshape(shape) * s
+    if index.size and int(index.max()) >= storage_numel:
+        raise ValueError(f"as_strided: size {size}, stride {stride} and "
+                         f"offset {offset} reach element {int(index.max())} "
+                         f"of a storage of {storage_numel}")
+    flat = np.reshape(storage, (-1,))
+    return flat[index] if index.ndim else flat[int(index)]

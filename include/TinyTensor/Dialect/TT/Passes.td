@@ -40,10 +40,10 @@ def TTLegalizeTypes : Pass<"tt-legalize-types", "ModuleOp"> {
       it.
     - `ui8` is stored as `i8`. Ops whose result bits do not depend on the
       sign (add, sub, mul, neg, sum, prod, cumsum, matmul, convolution,
-      and the moves) just take the signless type; every other op
+      bitwise and/or/xor, and the moves) just take the signless type; every other op
       (comparison, division, max/min, their reductions, argmax/argmin,
-      sort, pow, abs, a scatter that combines by max/min) computes on
-      operands zero-extended to `i32` and truncates its result back.
+      sort, pow, abs, shifts, a scatter that combines by max/min) computes
+      on operands zero-extended to `i32` and truncates its result back.
     - A cast between a 16-bit float and anything other than `f32` goes
       through `f32`; a cast from `ui8` zero-extends, and a float cast to
       `ui8` converts to `i32` first (and keeps the low 8 bits).

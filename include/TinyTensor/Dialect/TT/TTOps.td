@@ -48,6 +48,7 @@ defvar TT_AnyTypes = !listconcat(TT_NumericTypes, [I1]);
 def TT_AnyTensor : TT_TensorOf<TT_AnyTypes>;
 def TT_NumericTensor : TT_TensorOf<TT_NumericTypes>;
 def TT_FloatTensor : TT_TensorOf<TT_FloatTypes>;
+def TT_IntegerTensor : TT_TensorOf<!listconcat(TT_IntTypes, [I1])>;
 def TT_IndexTensor : TT_TensorOf<[I32, I64]>;
 def TT_BoolTensor : TT_TensorOf<[I1]>;
 def TT_StaticAnyTensor : TT_StaticTensorOf<TT_AnyTypes>;
@@ -84,6 +85,25 @@ class TT_BinaryOp<string mnemonic, list<Trait> traits = []>
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
   let hasFolder = 1;
+  let familyDef = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      return ::mlir::tt::inferElementwiseResults(
+          loc, {adaptor.getLhs().getType(), adaptor.getRhs().getType()},
+          results);
+    }
+  }];
+}
+
+/// A binary elementwise op of other operand types than TT_BinaryOp's.
+class TT_TypedBinaryOp<string mnemonic, Type operandType,
+                       list<Trait> traits = []> : TT_Op<mnemonic, traits> {
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
   let familyDef = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
@@ -239,6 +259,63 @@ def TT_MinOp : TT_BinaryOp<"min", [Commutative]> {
   }];
 }
 
+def TT_BitwiseAndOp
+    : TT_TypedBinaryOp<"bitwise_and", TT_IntegerTensor, [Commutative]> {
+  let summary = "elementwise bitwise and of integers or booleans";
+  let description = [{
+    `np.bitwise_and` / `&` with broadcasting.
+
+    ```mlir
+    %0 = tt.bitwise_and %a, %b : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+    ```
+  }];
+  let hasFolder = 1;
+}
+
+def TT_BitwiseOrOp
+    : TT_TypedBinaryOp<"bitwise_or", TT_IntegerTensor, [Commutative]> {
+  let summary = "elementwise bitwise or of integers or booleans";
+  let description = [{
+    `np.bitwise_or` / `|` with broadcasting.
+  }];
+  let hasFolder = 1;
+}
+
+def TT_BitwiseXorOp
+    : TT_TypedBinaryOp<"bitwise_xor", TT_IntegerTensor, [Commutative]> {
+  let summary = "elementwise bitwise exclusive or of integers or booleans";
+  let description = [{
+    `np.bitwise_xor` / `^` with broadcasting; `~x` is `x ^ -1`.
+  }];
+  let hasFolder = 1;
+}
+
+def TT_ShiftLeftOp : TT_TypedBinaryOp<"shift_left", TT_IntegerTensor> {
+  let summary = "elementwise left shift";
+  let description = [{
+    `lhs << rhs`. A shift by the bit width or more, or by a negative
+    amount, gives 0 (PyTorch's rule; LLVM leaves it undefined).
+  }];
+}
+
+def TT_ShiftRightOp : TT_TypedBinaryOp<"shift_right", TT_IntegerTensor> {
+  let summary = "elementwise arithmetic right shift";
+  let description = [{
+    `lhs >> rhs`, filling with the sign bit (`ui8` shifts in zeros: it is
+    zero-extended by `--tt-legalize-types`). A shift by the bit width or
+    more, or by a negative amount, shifts by the width minus one
+    (PyTorch's rule).
+  }];
+}
+
+def TT_Atan2Op : TT_TypedBinaryOp<"atan2", TT_FloatTensor> {
+  let summary = "elementwise arc tangent of lhs / rhs in the right quadrant";
+  let description = [{
+    `np.arctan2(lhs, rhs)`, in radians, in [-pi, pi].
+  }];
+  let hasFolder = 1;
+}
+
 def TT_CmpPredicateAttr : I64EnumAttr<"CmpPredicate", "comparison predicate", [
     I64EnumAttrCase<"eq", 0>, I64EnumAttrCase<"ne", 1>,
     I64EnumAttrCase<"lt", 2>, I64EnumAttrCase<"le", 3>,
@@ -313,6 +390,60 @@ def TT_ExpOp : TT_UnaryOp<"exp", TT_FloatTensor> {
   let description = [{
     ```mlir
     %0 = tt.exp %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def TT_TanOp : TT_UnaryOp<"tan", TT_FloatTensor> {
+  let summary = "elementwise tangent";
+  let description = [{ `np.tan` (NaN outside its domain). }];
+}
+
+def TT_AsinOp : TT_UnaryOp<"asin", TT_FloatTensor> {
+  let summary = "elementwise arc sine";
+  let description = [{ `np.arcsin` (NaN outside its domain). }];
+}
+
+def TT_AcosOp : TT_UnaryOp<"acos", TT_FloatTensor> {
+  let summary = "elementwise arc cosine";
+  let description = [{ `np.arccos` (NaN outside its domain). }];
+}
+
+def TT_SinhOp : TT_UnaryOp<"sinh", TT_FloatTensor> {
+  let summary = "elementwise hyperbolic sine";
+  let description = [{ `np.sinh` (NaN outside its domain). }];
+}
+
+def TT_CoshOp : TT_UnaryOp<"cosh", TT_FloatTensor> {
+  let summary = "elementwise hyperbolic cosine";
+  let description = [{ `np.cosh` (NaN outside its domain). }];
+}
+
+def TT_AsinhOp : TT_UnaryOp<"asinh", TT_FloatTensor> {
+  let summary = "elementwise inverse hyperbolic sine";
+  let description = [{ `np.arcsinh` (NaN outside its domain). }];
+}
+
+def TT_AcoshOp : TT_UnaryOp<"acosh", TT_FloatTensor> {
+  let summary = "elementwise inverse hyperbolic cosine";
+  let description = [{ `np.arccosh` (NaN outside its domain). }];
+}
+
+def TT_AtanhOp : TT_UnaryOp<"atanh", TT_FloatTensor> {
+  let summary = "elementwise inverse hyperbolic tangent";
+  let description = [{ `np.arctanh` (NaN outside its domain). }];
+}
+
+def TT_Log10Op : TT_UnaryOp<"log10", TT_FloatTensor> {
+  let summary = "elementwise base-10 logarithm";
+  let description = [{ `np.log10` (NaN outside its domain). }];
+}
+
+def TT_AtanOp : TT_UnaryOp<"atan", TT_FloatTensor> {
+  let summary = "elementwise arc tangent";
+  let description = [{
+    ```mlir
+    %0 = tt.atan %x : tensor<4xf32>
     ```
   }];
 }

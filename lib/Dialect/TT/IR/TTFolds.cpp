@@ -298,6 +298,83 @@ OpFoldResult ExpOp::fold(FoldAdaptor adaptor) {
                    [](double x) { return std::exp(x); });
 }
 
+OpFoldResult TanOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::tan(x); });
+}
+
+OpFoldResult AsinOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::asin(x); });
+}
+
+OpFoldResult AcosOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::acos(x); });
+}
+
+OpFoldResult SinhOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::sinh(x); });
+}
+
+OpFoldResult CoshOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::cosh(x); });
+}
+
+OpFoldResult AsinhOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::asinh(x); });
+}
+
+OpFoldResult AcoshOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::acosh(x); });
+}
+
+OpFoldResult AtanhOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::atanh(x); });
+}
+
+OpFoldResult Log10Op::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::log10(x); });
+}
+
+OpFoldResult AtanOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getInput(), getType(),
+                   [](double x) { return std::atan(x); });
+}
+
+OpFoldResult Atan2Op::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](double y, double x) { return std::atan2(y, x); },
+      [](int64_t, int64_t) -> std::optional<int64_t> { return std::nullopt; });
+}
+
+// The operands arrive sign-extended to 64 bits; the bitwise result of the
+// extensions, truncated back, is that of the narrow values.
+OpFoldResult BitwiseAndOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(), [](double, double) { return NAN; },
+      [](int64_t a, int64_t b) -> std::optional<int64_t> { return a & b; });
+}
+
+OpFoldResult BitwiseOrOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(), [](double, double) { return NAN; },
+      [](int64_t a, int64_t b) -> std::optional<int64_t> { return a | b; });
+}
+
+OpFoldResult BitwiseXorOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(), [](double, double) { return NAN; },
+      [](int64_t a, int64_t b) -> std::optional<int64_t> { return a ^ b; });
+}
+
 OpFoldResult LogOp::fold(FoldAdaptor adaptor) {
   return foldUnary(adaptor.getInput(), getType(),
                    [](double x) { return std::log(x); });

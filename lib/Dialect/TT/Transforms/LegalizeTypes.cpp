@@ -90,8 +90,8 @@ Kind kindOf(Operation *op) {
       return Kind::Compute;
     }
   }
-  if (isa<AddOp, SubOp, MulOp, NegOp, SumOp, ProdOp, CumsumOp, MatmulOp,
-          ConvOp>(op))
+  if (isa<AddOp, SubOp, MulOp, NegOp, SumOp, ProdOp, CumsumOp, MatmulOp, ConvOp,
+          BitwiseAndOp, BitwiseOrOp, BitwiseXorOp>(op))
     return Kind::Wrapping;
   return Kind::Compute;
 }
