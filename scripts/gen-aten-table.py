@@ -23,8 +23,7 @@ FAMILIES = [
         "addcmul", "addcdiv", "lerp", "isnan", "isinf", "isfinite"]),
     ("Elementwise functions", [
         "exp", "log", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "relu",
-        "gelu", "leaky_relu", "rrelu_with_noise_functional",
-        "rrelu_with_noise_backward", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
+        "gelu", "leaky_relu", "rrelu_with_noise_backward", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
         "round", "sign", "log1p", "expm1", "exp2", "log2", "atan", "atan2",
         "arctan2", "tan", "asin", "acos", "sinh", "cosh", "asinh", "acosh",
         "atanh", "log10"]),
@@ -64,6 +63,10 @@ FAMILIES = [
         "native_group_norm",
         "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
         "constant_pad_nd"]),
+    ("Random (counter-based, seeded from torch's generator)", [
+        "rand", "rand_like", "randn", "randn_like", "randint", "uniform",
+        "normal_functional", "exponential", "bernoulli", "dropout",
+        "native_dropout", "rrelu_with_noise_functional"]),
     ("Indexing", ["embedding", "index", "index_select", "gather", "slice",
                   "select", "flip", "diagonal", "repeat", "unfold"]),
     ("Scatters", ["index_put", "_index_put_impl", "scatter", "scatter_add",
@@ -75,9 +78,10 @@ FAMILIES = [
         "split_with_sizes", "chunk", "tril", "triu", "collapse"]),
     ("Creation, conversion and no-ops", [
         "full", "full_like", "empty", "empty_like", "empty_permuted",
+        "empty_strided", "new_empty_strided",
         "new_empty", "arange", "tril_indices", "triu_indices", "scalar_tensor", "_to_copy", "to",
         "convert_element_type",
-        "dropout", "native_dropout", "clone", "contiguous", "alias",
+        "clone", "contiguous", "alias",
         "detach", "lift_fresh_copy", "_assert_tensor_metadata", "copy"]),
 ]
 

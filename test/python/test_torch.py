@@ -516,15 +516,20 @@ def test_dropout_in_eval_mode_is_identity():
     assert "tt.matmul" in text
 
 
-def test_dropout_in_training_mode_is_an_error():
+def _check_dropout(out, reference, p):
+    """`out` is `reference` with elements dropped (zero) or scaled by
+    1 / (1 - p)."""
+    kept = out != 0
+    assert 0 < int(kept.sum()) < out.numel()
+    torch.testing.assert_close(out[kept], reference[kept] / (1 - p))
+
+
+def test_dropout_in_training_mode_drops_and_scales():
     model = WithDropout().train()
-    with pytest.raises(UnsupportedOpError) as info:
-        ttorch.compile(model, torch.randn(3, 4))
-    message = str(info.value)
-    assert "dropout" in message and "eval()" in message
-    assert "'drop'" in message  # where in the model
-    with pytest.raises(UnsupportedOpError, match="dropout"):
-        ttorch.jit(model)(torch.randn(3, 4))
+    x = torch.randn(64, 4)
+    out = ttorch.jit(model)(x)
+    with torch.no_grad():
+        _check_dropout(out, model.fc(x), 0.5)
 
 
 class FunctionalDropout(nn.Module):
@@ -542,10 +547,11 @@ class FunctionalDropout(nn.Module):
 def test_functional_dropout():
     check(FunctionalDropout(False).train(), torch.randn(2, 4))
     check(FunctionalDropout(None).eval(), torch.randn(2, 4))
+    x = torch.randn(32, 4)
     for model in (FunctionalDropout(True).eval(),
                   FunctionalDropout(None).train()):
-        with pytest.raises(UnsupportedOpError, match="dropout"):
-            ttorch.compile(model, torch.randn(2, 4))
+        with torch.no_grad():
+            _check_dropout(ttorch.jit(model)(x), model.fc(x), 0.2)
 
 
 def test_jit_notices_switch_to_training_mode():
@@ -554,8 +560,9 @@ def test_jit_notices_switch_to_training_mode():
     x = torch.randn(3, 4)
     torch.testing.assert_close(run(x), eager(model, x))
     model.train()
-    with pytest.raises(UnsupportedOpError, match="dropout"):
-        run(x)
+    with torch.no_grad():
+        _check_dropout(run(torch.ones(16, 4)), model.fc(torch.ones(16, 4)),
+                       0.5)
     model.eval()
     torch.testing.assert_close(run(x), eager(model, x))
 

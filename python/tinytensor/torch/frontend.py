@@ -174,6 +174,7 @@ class TorchCompiled:
         if not self.program.is_current(self.model):
             self._build(inputs)
         arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
+        self.program.refresh_seed()
         if self._compiled.dynamic is not None:
             out = self._compiled.run(*arrays)
         else:

@@ -11,6 +11,7 @@ promotion is PyTorch's.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import operator
@@ -30,7 +31,8 @@ from ..types import BFLOAT16, is_float, result_dtype
 
 
 from .errors import UnsupportedOpError  # noqa: E402
-from . import attention, indexing, quantized, scatter, vision  # noqa: E402
+from . import (attention, indexing, quantized, random, scatter,  # noqa: E402
+               vision)
 
 
 _TORCH_TO_NUMPY = {
@@ -224,14 +226,6 @@ def _where(cond, x, y):
     if _dtype_of(x) == np.bool_ and _dtype_of(y) == np.bool_:
         return np.where(cond, _as_int(x), _as_int(y)) != 0  # no i1 select
     return np.where(cond, x, y)
-
-
-def _dropout(x, p=0.5, train=False):
-    if train and p > 0:
-        raise UnsupportedOpError(
-            "dropout in training mode is random; call model.eval() before "
-            "compiling")
-    return x
 
 
 def _to_copy(x, dtype=None, **kwargs):
@@ -541,18 +535,6 @@ def _logical_or(x, y):
     return _as_int(x) + _as_int(y) != 0
 
 
-def _rrelu_eval(x, noise, lower=0.125, upper=1.0 / 3.0, training=False,
-                generator=None):
-    """aten.rrelu_with_noise_functional: in eval mode a leaky relu with
-    the mean slope (lower + upper) / 2, the noise passed through."""
-    if training:
-        raise UnsupportedOpError(
-            "rrelu in training mode draws random slopes; call model.eval() "
-            "before compiling")
-    slope = (lower + upper) / 2
-    return np.where(x >= 0, x, x * _dtype_of(x).type(slope)), noise
-
-
 def _rrelu_backward(grad, x, noise, lower, upper, training,
                     self_is_result=False):
     """aten.rrelu_with_noise_backward, as PyTorch computes it: in training
@@ -637,13 +619,17 @@ ATEN_OPS: Dict[str, Callable] = {
     "squeeze": _squeeze, "flatten": _flatten, "expand": _expand,
     "slice": _slice, "select": _select, "cat": _cat,
     "split": _split, "split_with_sizes": _split_with_sizes, "chunk": _chunk,
-    "dropout": _dropout, "native_dropout": lambda x, p, train:
-        (_dropout(x, p, train), None),
+
     # Empty tensors' contents are unspecified in PyTorch: zeros here.
     "empty": lambda size, dtype=None, **kw: _full(
         size, 0, dtype or torch.float32),
     "empty_permuted": lambda size, layout, dtype=None, **kw: _full(
         size, 0, dtype or torch.float32),
+    "empty_strided": lambda size, stride, dtype=None, **kw: _full(
+        size, 0, dtype or torch.float32),
+    "new_empty_strided": lambda x, size, stride, dtype=None, **kw: _cast(
+        _full(size, 0, dtype or torch.float32),
+        numpy_dtype(dtype) if dtype is not None else _dtype_of(x)),
     "empty_like": lambda x, dtype=None, **kw: _full_like(x, 0, dtype),
     "new_empty": lambda x, size, dtype=None, **kw: _cast(
         _full(size, 0, dtype or torch.float32),
@@ -657,7 +643,6 @@ ATEN_OPS: Dict[str, Callable] = {
     "collapse": lambda x, start, end: np.reshape(
         x, tuple(np.shape(x)[:start]) + (-1,) + tuple(np.shape(x)[end + 1:])),
     "unfold": vision.unfold,
-    "rrelu_with_noise_functional": _rrelu_eval,
     "rrelu_with_noise_backward": _rrelu_backward,
     "native_group_norm": vision.group_norm,
     "upsample_nearest1d": vision.upsample_nearest_aten,
@@ -758,6 +743,7 @@ def _swapaxes(x, a, b):
 
 
 ATEN_OPS.update(quantized.ATEN_OPS)
+ATEN_OPS.update(random.OPS)  # called with the program's generator first
 ATEN_OPS["transpose"] = _swapaxes
 ATEN_OPS["addcmul"] = lambda x, a, b, value=1: x + value * (a * b)
 ATEN_OPS["addcdiv"] = lambda x, a, b, value=1: x + value * (a / b)
@@ -852,6 +838,22 @@ def _node_location(node: torch.fx.Node):
     return loc
 
 
+def _memory_order(value) -> Optional[List[int]]:
+    """The dimensions of a tensor that owns its memory densely (no gaps,
+    no overlap, offset 0: contiguous or e.g. channels-last) from the
+    outermost in memory to the innermost, or None."""
+    if not isinstance(value, torch.Tensor) or value.storage_offset() != 0:
+        return None
+    shape, strides = tuple(value.shape), tuple(value.stride())
+    order = sorted(range(len(shape)), key=lambda d: -strides[d])
+    expected = 1
+    for d in reversed(order):
+        if shape[d] != 1 and strides[d] != expected:
+            return None
+        expected *= shape[d]
+    return order
+
+
 def _scalar_type(output) -> Optional[type]:
     """bool, int or float when a graph output is a Python number (a
     constant, or a symbolic size), else None."""
@@ -938,6 +940,12 @@ class GraphProgram:
                 self._empty[name] = array
             else:
                 params[name] = array
+        #: The seed of the random ops (random.py), drawn from PyTorch's
+        #: generator before every call (`refresh_seed`); None without them.
+        self._rng_seed = None
+        if any(n.op == "call_function" and _op_name(n.target) in random.OPS
+               for n in graph.nodes):
+            self._rng_seed = np.zeros(1, np.int64)
         self.params = params
         program = self
 
@@ -956,6 +964,12 @@ class GraphProgram:
             [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
              for n in names])
         self.function = forward
+
+    def refresh_seed(self) -> None:
+        """Draws the next seed of the program's random ops (if it has
+        any) from PyTorch's default generator."""
+        if self._rng_seed is not None:
+            self._rng_seed[0] = random.new_seed()
 
     # -- the current values of the parameters and buffers ---------------------
     def is_current(self, model: torch.nn.Module) -> bool:
@@ -990,6 +1004,7 @@ class GraphProgram:
             return value
 
         self._env = env
+        self._generator = random.Generator(self._rng_seed)
         for node in self.graph.nodes:
             if node.op == "placeholder":
                 if node.name in user:
@@ -1045,15 +1060,16 @@ class GraphProgram:
                 _op_name(root.target) in _VIEW_OPS:
             root = root.args[0]
         value = root.meta.get("val")
-        if not isinstance(value, torch.Tensor) or \
-                not value.is_contiguous() or value.storage_offset() != 0:
+        order = _memory_order(value)
+        if order is None:
             raise UnsupportedOpError(
                 f"as_strided of a view whose storage TinyTensor cannot "
                 f"find ({root.name}) {_where_in_model(node)}")
         if storage_offset is None:
             storage_offset = node.args[0].meta["val"].storage_offset()
-        return indexing.as_strided(self._env[root], value.numel(), size,
-                                   stride, int(storage_offset))
+        storage = np.transpose(self._env[root], order)  # memory order
+        return indexing.as_strided(storage, value.numel(), size, stride,
+                                   int(storage_offset))
 
     def _call(self, node, args, kwargs):
         name = _op_name(node.target)
@@ -1072,6 +1088,8 @@ class GraphProgram:
                 f"{_where_in_model(node)}, which TinyTensor does not "
                 f"support")
         impl = ATEN_OPS.get(name)
+        if name in random.OPS:
+            impl = functools.partial(impl, self._generator)
         if impl is None:
             raise UnsupportedOpError(
                 f"unsupported PyTorch operation '{node.target}' "
