@@ -23,7 +23,8 @@ FAMILIES = [
         "addcmul", "addcdiv", "lerp", "isnan", "isinf", "isfinite"]),
     ("Elementwise functions", [
         "exp", "log", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "relu",
-        "gelu", "leaky_relu", "rrelu_with_noise_backward", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
+        "gelu", "leaky_relu", "elu", "rrelu_with_noise_backward", "fmax",
+        "fmin", "signbit", "ldexp", "fake_quantize_per_tensor_affine_cachemask", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
         "round", "sign", "log1p", "expm1", "exp2", "log2", "atan", "atan2",
         "arctan2", "tan", "asin", "acos", "sinh", "cosh", "asinh", "acosh",
         "atanh", "log10"]),
@@ -34,11 +35,13 @@ FAMILIES = [
         "__rshift__"]),
     ("Reductions and scans", [
         "sum", "mean", "var", "amax", "amin", "max", "min", "prod", "any",
-        "all", "argmax", "argmin", "cumsum", "_softmax", "softmax",
+        "all", "argmax", "argmin", "cumsum", "cumprod", "_softmax", "softmax",
         "_log_softmax", "log_softmax", "native_layer_norm", "layer_norm",
         "linalg_vector_norm", "norm", "var_mean"]),
     ("Sorting", ["sort", "topk", "kthvalue", "bucketize"]),
-    ("Contractions", ["mm", "bmm", "matmul", "addmm", "linear", "_int_mm"]),
+    ("Contractions", ["mm", "bmm", "matmul", "addmm", "addbmm", "linear",
+                      "_int_mm",
+                      "_trilinear"]),
     ("Quantization (PT2E's quantized_decomposed ops)", [
         "quantize_per_tensor", "dequantize_per_tensor", "quantize_per_channel",
         "dequantize_per_channel"]),
@@ -58,10 +61,13 @@ FAMILIES = [
         "max_pool2d_with_indices_backward", "max_pool3d_with_indices_backward",
         "avg_pool3d",
         "avg_pool1d", "_adaptive_avg_pool2d", "adaptive_avg_pool2d",
+        "adaptive_max_pool2d", "adaptive_max_pool3d", "_adaptive_avg_pool3d",
+        "adaptive_avg_pool3d",
         "_native_batch_norm_legit_no_training",
         "_native_batch_norm_legit_functional", "_native_batch_norm_legit",
         "native_group_norm",
         "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
+        "upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d",
         "constant_pad_nd"]),
     ("Random (counter-based, seeded from torch's generator)", [
         "rand", "rand_like", "randn", "randn_like", "randint", "uniform",
@@ -82,7 +88,9 @@ FAMILIES = [
         "new_empty", "arange", "tril_indices", "triu_indices", "scalar_tensor", "_to_copy", "to",
         "convert_element_type",
         "clone", "contiguous", "alias",
-        "detach", "lift_fresh_copy", "_assert_tensor_metadata", "copy"]),
+        "detach", "lift_fresh_copy", "_assert_tensor_metadata", "copy",
+        "item", "_local_scalar_dense", "_assert_scalar", "sym_constrain_range",
+        "sym_constrain_range_for_size"]),
 ]
 
 

@@ -155,7 +155,9 @@ def _argument_array(value, label):
     """Classifies a pytree leaf of the arguments: an array (checked), or
     None for a static value."""
     if isinstance(value, np.ndarray):
-        TensorType.of(value, label)  # raises for unsupported dtypes, empty
+        if value.size == 0 and value.dtype in _ARGUMENT_DTYPES:
+            return None  # no elements: static (its shape and dtype)
+        TensorType.of(value, label)  # raises for unsupported dtypes
         return value
     if type(value).__name__ == "DeviceArray":
         from .cuda import DeviceArray
@@ -546,6 +548,8 @@ def _result_leaf(value, label):
     """Classifies a pytree leaf of the results: traced values, arrays and
     NumPy scalars are results of the compiled function; anything else
     (None, a string, a Python number) is returned as it is."""
+    if isinstance(value, np.ndarray) and value.size == 0:
+        return None  # no elements: returned as it is
     if isinstance(value, (Tracer, np.ndarray, np.generic)):
         return as_tracer(value)
     return None
@@ -647,12 +651,17 @@ class JitFunction:
             labels = None
             defs = ()
             arrays = list(args)
+            simple = True
             for a in arrays:
-                if a.dtype not in _ARGUMENT_DTYPES or 0 in a.shape:
+                if a.dtype not in _ARGUMENT_DTYPES:
                     labels = self._labels_simple()
                     for label, x in zip(labels, arrays):
                         _argument_array(x, label)
-            return _Arguments(labels, arrays, defs, (defs, _array_key(arrays)))
+                if 0 in a.shape:  # static: the general path below
+                    simple = False
+            if simple:
+                return _Arguments(labels, arrays, defs,
+                                  (defs, _array_key(arrays)))
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:

@@ -48,6 +48,10 @@ def static_key(value) -> tuple:
         return (type(value), value.tobytes())
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
         return (tuple, tuple(static_key(v) for v in value))
+    if isinstance(value, np.ndarray) and value.size == 0:
+        # An array with no elements has no values: its shape and dtype
+        # are all there is to it.
+        return (np.ndarray, value.shape, value.dtype.str)
     return (type(value), value)
 
 

@@ -425,3 +425,72 @@ def test_python_number_results():
                                       x * 2, 3.5)))(torch.ones(3, 4))
     assert result[0] is True and result[1] == 12 and result[3] == 3.5
     assert type(result[1]) is int and type(result[3]) is float
+
+
+@pytest.mark.parametrize("size", [(2, 3), (5, 4), (1, 1)])
+def test_adaptive_max_pool_values_and_indices(size):
+    x = torch.randn(2, 3, 9, 7)
+    x[0, 0, 2:4, 1:3] = 5.0  # ties: the first in row-major order wins
+    check(Fn(lambda x: F.adaptive_max_pool2d(x, size, return_indices=True)),
+          x)
+    check(Fn(lambda x: F.adaptive_max_pool3d(x, (2, 3, 2),
+                                             return_indices=True)),
+          torch.randn(1, 2, 5, 7, 4))
+
+
+def test_bilinear_layer():
+    check(nn.Bilinear(5, 7, 3), torch.randn(4, 5), torch.randn(4, 7))
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_upsample_bilinear(align_corners):
+    x = torch.randn(2, 3, 5, 7)
+    check(Fn(lambda x: F.interpolate(x, size=(9, 4), mode="bilinear",
+                                     align_corners=align_corners)), x)
+    check(Fn(lambda x: F.interpolate(x, scale_factor=2.5, mode="bilinear",
+                                     align_corners=align_corners)), x)
+
+
+def test_more_elementwise_and_scans():
+    x, y = torch.randn(4, 6), torch.randn(4, 6)
+    x[0, 0], y[0, 1] = float("nan"), float("nan")
+    check(Fn(lambda x, y: (F.elu(x), F.elu(x, 0.5), torch.fmax(x, y),
+                           torch.fmin(x, y), torch.signbit(x),
+                           torch.ldexp(x, torch.tensor([[2.0]])),
+                           torch.cumprod(x, 1), torch.cumprod(
+                               torch.arange(1, 7), 0))), x, y,
+          equal_nan=True)
+    check(Fn(lambda x: torch.signbit(x)), torch.tensor([0.0, -0.0, -1.0]))
+    check(Fn(lambda a, b, c: torch.addbmm(a, b, c, beta=0.5, alpha=2)),
+          torch.randn(3, 5), torch.randn(4, 3, 6), torch.randn(4, 6, 5))
+
+
+def test_fake_quantize_cachemask():
+    x = torch.randn(5, 8) * 10
+    check(Fn(lambda x: torch.ops.aten.fake_quantize_per_tensor_affine_cachemask(
+        x, 0.1, 3, -128, 127)), x)
+
+
+def test_tensor_to_python_number():
+    """int(x), float(x), x.item(): export records them as aten.item."""
+    class Sum(nn.Module):
+        def forward(self, a, b):
+            return int(a) + int(b)
+
+    assert ttorch.jit(Sum())(torch.tensor(3), torch.tensor(4)) == 7
+
+    class Scatter(nn.Module):
+        def forward(self, x, v):
+            return torch.ops.aten.scatter(x, 0, torch.tensor([0, 2]),
+                                          float(v))
+
+    check(Scatter(), torch.zeros(4), torch.tensor(2.5))
+
+
+def test_empty_tensors():
+    """Tensors with no elements have nothing to compute: an empty input is
+    a static argument, an empty result a constant."""
+    check(Fn(lambda a, b: a @ b), torch.randn(3, 0), torch.randn(0, 4))
+    check(Fn(lambda x: (x[2:2], x.sum(0), torch.cat([x[:0], x]))),
+          torch.randn(5, 3))
+    check(Fn(lambda x: x.sum(0) + x.mean(-1)), torch.tensor(2.0))

@@ -109,7 +109,9 @@ class TorchCompiled:
         """Whether the compiled program serves `inputs` as they are: the
         compiled dtypes and static sizes, dynamic sizes that agree and lie
         in the ranges torch.export gave them."""
-        tensors = [t for t in inputs if isinstance(t, torch.Tensor)]
+        # Tensors with no elements are static arguments, not inputs.
+        tensors = [t for t in inputs
+                   if isinstance(t, torch.Tensor) and t.numel()]
         types_ = self._compiled.input_types
         if len(tensors) != len(types_):
             return False

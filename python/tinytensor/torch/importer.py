@@ -84,7 +84,26 @@ def _dim(x) -> int:
 def _axes(dims, x):
     if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
         return None
-    return tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
+    dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
+    if _dim(x) == 0 and all(d in (0, -1) for d in dims):
+        return None  # PyTorch lets dim 0 / -1 name a 0-d tensor's "axis"
+    return dims
+
+
+def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim,
+               unroll_dim=1):
+    """aten._trilinear (nn.Bilinear): i1 * i2 * i3 after unsqueezing each
+    at its expand dimensions, summed over `sumdim`."""
+    total = _dim(i1) + len(expand1)
+    for d in range(total):
+        if d in expand1:
+            i1 = np.expand_dims(i1, d)
+        if d in expand2:
+            i2 = np.expand_dims(i2, d)
+        if d in expand3:
+            i3 = np.expand_dims(i3, d)
+    out = i1 * i2 * i3
+    return np.sum(out, axis=tuple(sumdim)) if sumdim else out
 
 
 def _add(x, y, alpha=1):
@@ -173,11 +192,11 @@ def _slice(x, dim=0, start=None, end=None, step=1):
 
 
 def _cat(tensors, dim=0):
-    """aten.cat, with PyTorch's legacy rule: a 1-D tensor of size 0 is
-    skipped whatever the others' rank (Hugging Face's key/value caches
-    start as one)."""
+    """aten.cat. Tensors with no elements add nothing (and PyTorch's legacy
+    rule skips a 1-D one of size 0 whatever the others' rank: Hugging
+    Face's key/value caches start as one)."""
     tensors = list(tensors)
-    kept = [t for t in tensors if np.shape(t) != (0,)]
+    kept = [t for t in tensors if 0 not in np.shape(t)]
     if not kept:
         return tensors[0]
     return np.concatenate(kept, axis=dim)
@@ -546,6 +565,61 @@ def _rrelu_backward(grad, x, noise, lower, upper, training,
     return np.where(x > 0, grad, grad * slope)
 
 
+def _elu(x, alpha=1.0, scale=1.0, input_scale=1.0):
+    negative = np.expm1(x * input_scale) * alpha
+    return np.where(x > 0, x, negative) * scale
+
+
+#: The longest axis a cumulative product is unrolled along (one multiply
+#: per element of the axis; tt has no scan but cumsum).
+_MAX_CUMPROD = 256
+
+
+def _cumprod(x, dim, dtype=None):
+    if dtype is not None:
+        x = _cast(x, numpy_dtype(dtype))
+    elif _dtype_of(x).kind in "biu":
+        x = _cast(x, np.int64)
+    axis = dim % max(_dim(x), 1)
+    n = np.shape(x)[axis] if _dim(x) else 1
+    if n > _MAX_CUMPROD:
+        raise UnsupportedOpError(f"cumprod along an axis of {n} elements "
+                                 f"(at most {_MAX_CUMPROD})")
+    if _dim(x) == 0 or n == 1:
+        return x
+    parts = np.split(x, n, axis=axis)
+    running = [parts[0]]
+    for part in parts[1:]:
+        running.append(running[-1] * part)
+    return np.concatenate(running, axis=axis)
+
+
+def _fmax_fmin(pick):
+    """aten.fmax / fmin: NaN only where both operands are NaN."""
+    def impl(x, y):
+        both = pick(x, y)
+        return np.where(x != x, y, np.where(y != y, x, both))
+    return impl
+
+
+def _signbit(x):
+    if not is_float(_dtype_of(x)):
+        return x < 0
+    # -0.0 has its sign bit set: 1 / -0.0 is -inf.
+    return (x < 0) | ((x == 0) & (1 / x < 0))
+
+
+def _fake_quantize_cachemask(x, scale, zero_point, quant_min, quant_max):
+    """aten.fake_quantize_per_tensor_affine_cachemask: (the quantized
+    and dequantized x, where the rounded value was inside [qmin, qmax])."""
+    scale = np.reshape(scale, ()) if not isinstance(scale, float) else scale
+    zero_point = np.reshape(zero_point, ()) \
+        if not isinstance(zero_point, int) else zero_point
+    q = np.round(x * (1.0 / scale)) + zero_point
+    out = (np.clip(q, quant_min, quant_max) - zero_point) * scale
+    return out.astype(_dtype_of(x)), (q >= quant_min) & (q <= quant_max)
+
+
 def _leaky_relu(x, negative_slope=0.01):
     return np.where(x > 0, x, x * negative_slope)
 
@@ -584,7 +658,17 @@ ATEN_OPS: Dict[str, Callable] = {
     "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "sinh": np.sinh,
     "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
     "atanh": np.arctanh, "log10": np.log10,
-    "leaky_relu": _leaky_relu,
+    "leaky_relu": _leaky_relu, "elu": _elu, "cumprod": _cumprod,
+    "fmax": _fmax_fmin(np.maximum), "fmin": _fmax_fmin(np.minimum),
+    "signbit": _signbit, "ldexp": lambda x, e: x * np.exp2(e),
+    "addbmm": lambda x, b1, b2, beta=1, alpha=1: beta * x + alpha * np.sum(
+        np.matmul(b1, b2), axis=0) if beta != 0 else alpha * np.sum(
+        np.matmul(b1, b2), axis=0),
+    "fake_quantize_per_tensor_affine_cachemask": _fake_quantize_cachemask,
+    "_adaptive_avg_pool3d": lambda x, size: vision.adaptive_avg_pool(
+        x, size, nd=3),
+    "adaptive_avg_pool3d": lambda x, size: vision.adaptive_avg_pool(
+        x, size, nd=3),
     "hardtanh": lambda x, min_val=-1.0, max_val=1.0: _clamp(x, min_val,
                                                             max_val),
     "log1p": np.log1p, "expm1": np.expm1, "exp2": np.exp2, "log2": np.log2,
@@ -645,9 +729,17 @@ ATEN_OPS: Dict[str, Callable] = {
     "unfold": vision.unfold,
     "rrelu_with_noise_backward": _rrelu_backward,
     "native_group_norm": vision.group_norm,
+    "upsample_linear1d": vision.upsample_linear_aten,
+    "upsample_bilinear2d": vision.upsample_linear_aten,
+    "upsample_trilinear3d": vision.upsample_linear_aten,
     "upsample_nearest1d": vision.upsample_nearest_aten,
     "upsample_nearest2d": vision.upsample_nearest_aten,
     "upsample_nearest3d": vision.upsample_nearest_aten,
+    # A tensor's one element as a number (int(x), x.item()): a 0-d value.
+    "item": lambda x: np.reshape(x, ()),
+    "_local_scalar_dense": lambda x: np.reshape(x, ()),
+    "_assert_scalar": _no_op, "sym_constrain_range": _no_op,
+    "sym_constrain_range_for_size": _no_op,
     "_to_copy": _to_copy, "to": _to_copy,
     "convert_element_type": lambda x, dtype: _to_copy(x, dtype=dtype), "full": _full,
     "full_like": _full_like, "arange": _arange,
@@ -715,6 +807,10 @@ ATEN_OPS: Dict[str, Callable] = {
         ceil_mode=False, count_include_pad=True: vision.avg_pool(
             x, kernel_size, stride, padding, ceil_mode, count_include_pad,
             nd=1),
+    "adaptive_max_pool2d": vision.adaptive_max_pool,
+    "adaptive_max_pool3d": lambda x, output_size:
+        vision.adaptive_max_pool(x, output_size, nd=3),
+    "_trilinear": _trilinear,
     "_adaptive_avg_pool2d": vision.adaptive_avg_pool,
     "adaptive_avg_pool2d": vision.adaptive_avg_pool,
     "_native_batch_norm_legit_no_training": vision.batch_norm_eval,
@@ -836,6 +932,21 @@ def _node_location(node: torch.fx.Node):
         loc = ir.Location.name(name, childLoc=loc) if loc else \
             ir.Location.name(name)
     return loc
+
+
+def _empty_result(node):
+    """A node's result when it is a tensor with no elements and a static
+    shape: zeros of that shape (it has no values to compute), else None."""
+    value = node.meta.get("val")
+    if not isinstance(value, torch.Tensor) or \
+            not all(isinstance(d, int) for d in value.shape) or \
+            0 not in value.shape:
+        return None
+    try:
+        dtype = numpy_dtype(value.dtype)
+    except TypeError:
+        return None
+    return np.zeros(tuple(value.shape), dtype)
 
 
 def _memory_order(value) -> Optional[List[int]]:
@@ -1087,6 +1198,9 @@ class GraphProgram:
                 f"the program uses '{node.target}' "
                 f"{_where_in_model(node)}, which TinyTensor does not "
                 f"support")
+        empty = _empty_result(node)
+        if empty is not None:  # no elements: nothing to compute
+            return empty
         impl = ATEN_OPS.get(name)
         if name in random.OPS:
             impl = functools.partial(impl, self._generator)
@@ -1160,7 +1274,18 @@ def _export(model, inputs, dynamic_shapes=None):
         # PyTorch's own pytree internals warn about their deprecated API.
         warnings.filterwarnings("ignore", category=FutureWarning,
                                 message=".*LeafSpec.*")
-        ep = torch.export.export(model, inputs, dynamic_shapes=dynamic_shapes)
+        try:
+            ep = torch.export.export(model, inputs,
+                                     dynamic_shapes=dynamic_shapes)
+        except Exception as error:
+            if "data-dependent" not in str(error):
+                raise
+            # int(tensor), float(tensor), tensor.item(): Dynamo's (strict)
+            # export records them as aten.item / _local_scalar_dense where
+            # the non-strict one needs a concrete value.
+            ep = torch.export.export(model, inputs,
+                                     dynamic_shapes=dynamic_shapes,
+                                     strict=True)
         table = torch.export.default_decompositions()
         # Attention stays one op (attention.py says why).
         table.pop(torch.ops.aten.scaled_dot_product_attention.default, None)

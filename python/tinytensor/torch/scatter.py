@@ -153,8 +153,9 @@ def _element_scatter(mode: str, x, dim: int, index, src):
         raise UnsupportedOpError(
             f"scatter: an index of rank {len(ishape)} into a tensor of rank "
             f"{n}")
-    if not isinstance(src, Tracer) and np.ndim(src) == 0:
-        src = np.full(ishape, src, dtype=x.dtype)
+    if np.ndim(src) == 0:  # a number, or a traced 0-d value (x.item())
+        src = np.full(ishape, src, dtype=x.dtype) if not isinstance(
+            src, Tracer) else np.broadcast_to(src.astype(x.dtype), ishape)
     src = as_tracer(src).astype(x.dtype)
     if _shape(src) != ishape:
         src = src[tuple(slice(0, s) for s in ishape)]

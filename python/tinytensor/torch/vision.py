@@ -496,3 +496,93 @@ def unfold(x, dimension: int, size: int, step: int):
     w = windows(x, axis, [int(size)], [int(step)], [1])
     order = [d for d in range(w.ndim) if d != axis + 1] + [axis + 1]
     return np.transpose(w, order)
+
+
+def adaptive_max_pool(x, output_size, nd=2):
+    """aten.adaptive_max_pool{1,2,3}d: the maximum of each of PyTorch's
+    bins ([floor(i*L/O), ceil((i+1)*L/O)) along each axis) and the flat
+    index (within the spatial plane) of its first occurrence in row-major
+    order, NaN winning as in PyTorch. The innermost axis is reduced first,
+    so that along each outer axis the first row holding the maximum wins,
+    and within it the first column."""
+    x = as_tracer(x)
+    output_size = _tuple(output_size, nd)
+    spatial = tuple(int(d) for d in x.shape[-nd:])
+    plane = np.arange(int(np.prod(spatial)), dtype=np.int64).reshape(spatial)
+    flat = np.broadcast_to(as_tracer(plane), tuple(x.shape))
+    for i in reversed(range(nd)):
+        axis = x.ndim - nd + i
+        size = x.shape[axis]
+        o = size if output_size[i] is None else int(output_size[i])
+        values, indices = [], []
+        for j in range(o):
+            lo, hi = (j * size) // o, -(-((j + 1) * size) // o)
+            index = [slice(None)] * x.ndim
+            index[axis] = slice(lo, hi)
+            part, part_flat = x[tuple(index)], flat[tuple(index)]
+            values.append(np.max(part, axis=axis, keepdims=True))
+            if hi - lo == 1:
+                indices.append(part_flat)
+                continue
+            first = np.argmax(part, axis=axis, keepdims=True)
+            shape = [1] * x.ndim
+            shape[axis] = hi - lo
+            position = np.arange(hi - lo, dtype=first.dtype).reshape(shape)
+            indices.append(np.sum(np.where(position == first, part_flat,
+                                           np.int64(0)),
+                                  axis=axis, keepdims=True))
+        x = np.concatenate(values, axis=axis) if o > 1 else values[0]
+        flat = np.concatenate(indices, axis=axis) if o > 1 else indices[0]
+    return x, flat
+
+
+def upsample_linear(x, output_size, align_corners, scales=None):
+    """aten.upsample_{linear1d,bilinear2d,trilinear3d}: separable linear
+    interpolation. Output position o reads input position
+    src = (o + 0.5) * scale - 0.5 (at least 0), scale = in / out (or 1 /
+    the given scale factor), or src = o * (in - 1) / (out - 1) with
+    align_corners, between floor(src) and the next position, as PyTorch's
+    area_pixel_compute_source_index computes it (in float32)."""
+    x = as_tracer(x)
+    nd = x.ndim - 2
+    sizes = [int(d) for d in x.shape[2:]]
+    if output_size is None:
+        if scales is None:
+            raise ValueError("upsample: neither output_size nor "
+                             "scale_factors")
+        output_size = [int(np.floor(s * f)) for s, f in zip(sizes, scales)]
+    if isinstance(scales, (int, float)) or scales is None:
+        scales = [scales] * nd
+    wide = np.float64 if x.dtype == np.float64 else np.float32
+    for i in range(nd):
+        size, out = sizes[i], int(output_size[i])
+        o = np.arange(out, dtype=np.float32)
+        if align_corners:
+            scale = np.float32((size - 1) / (out - 1)) if out > 1 else 0.0
+            src = o * scale
+        else:
+            scale = np.float32(size / out if scales[i] is None
+                               else 1.0 / scales[i])
+            src = np.maximum((o + np.float32(0.5)) * scale - np.float32(0.5),
+                             np.float32(0))
+        low = np.minimum(np.floor(src).astype(np.int64), size - 1)
+        high = np.minimum(low + 1, size - 1)
+        weight = (src - low).astype(wide)
+        shape = [1] * x.ndim
+        shape[2 + i] = out
+        weight = weight.reshape(shape)
+        x = np.take(x, low, axis=2 + i) * (1 - weight).astype(x.dtype) + \
+            np.take(x, high, axis=2 + i) * weight.astype(x.dtype)
+    return x
+
+
+def upsample_linear_aten(x, output_size, align_corners, *scales):
+    """Both overloads: (x, output_size, align_corners, scales per axis...)
+    and .vec (x, output_size or None, align_corners, scale_factors or
+    None)."""
+    if len(scales) == 1 and (scales[0] is None or
+                             isinstance(scales[0], (list, tuple))):
+        return upsample_linear(x, output_size, align_corners, scales[0])
+    if all(s is None for s in scales):
+        return upsample_linear(x, output_size, align_corners, None)
+    return upsample_linear(x, output_size, align_corners, list(scales))
