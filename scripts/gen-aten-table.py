@@ -35,7 +35,7 @@ FAMILIES = [
         "__rshift__"]),
     ("Reductions and scans", [
         "sum", "mean", "var", "amax", "amin", "max", "min", "prod", "any",
-        "all", "argmax", "argmin", "cumsum", "cumprod", "_softmax", "softmax",
+        "all", "argmax", "argmin", "cumsum", "cumprod", "logcumsumexp", "_softmax", "softmax",
         "_log_softmax", "log_softmax", "native_layer_norm", "layer_norm",
         "linalg_vector_norm", "norm", "var_mean"]),
     ("Sorting", ["sort", "topk", "kthvalue", "bucketize"]),
@@ -68,6 +68,8 @@ FAMILIES = [
         "native_group_norm",
         "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
         "upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d",
+        "upsample_nearest1d_backward", "upsample_nearest2d_backward",
+        "upsample_nearest3d_backward",
         "constant_pad_nd"]),
     ("Random (counter-based, seeded from torch's generator)", [
         "rand", "rand_like", "randn", "randn_like", "randint", "uniform",
@@ -89,7 +91,8 @@ FAMILIES = [
         "convert_element_type",
         "clone", "contiguous", "alias",
         "detach", "lift_fresh_copy", "_assert_tensor_metadata", "copy",
-        "item", "_local_scalar_dense", "_assert_scalar", "sym_constrain_range",
+        "item", "_local_scalar_dense", "_assert_scalar", "_assert_async",
+        "sym_constrain_range", "iota", "truediv", "floordiv", "mod",
         "sym_constrain_range_for_size"]),
 ]
 

@@ -197,6 +197,51 @@ def test_int_mm():
     check(Fn(torch._int_mm), a, b)
 
 
-def test_torch_complex_is_refused_clearly():
-    with pytest.raises(TypeError, match="complex"):
-        ttorch.jit(Fn(lambda x: x * 2))(torch.ones(3, dtype=torch.complex64))
+C64, C128 = torch.complex64, torch.complex128
+
+
+def _complex(*shape, dtype=C64):
+    return torch.randn(*shape, dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_torch_complex_arithmetic_and_views(dtype):
+    """Complex tensors are carried as (real, imaginary) pairs: arithmetic,
+    abs, conj, real/imag, views and slices, cat with real tensors."""
+    a, b, r = _complex(3, 5, dtype=dtype), _complex(3, 5, dtype=dtype), \
+        torch.randn(5, dtype=torch.float64)
+
+    def f(a, b, r):
+        return (a * b, a / b, a + r, a - 2, -a, a.abs(), a.conj() * b,
+                a.real, a.imag, torch.view_as_real(a), a[1:, ::2].t(),
+                torch.cat([a, r.expand(3, 5)]), a.sum(1), a.mean(),
+                torch.linalg.vector_norm(a, 3, dim=1), torch.exp(a),
+                torch.angle(a), a.to(torch.complex128))
+
+    check(Fn(f), a, b, r)
+
+
+def test_torch_complex_from_real():
+    x, y = torch.rand(4, 6), torch.rand(4, 6)
+    check(Fn(lambda x, y: (torch.complex(x, y), torch.polar(x, y),
+                           torch.view_as_complex(torch.stack([x, y], -1)),
+                           x.to(C64) * 1j)), x, y)
+
+
+@pytest.mark.parametrize("shape, dims", [((16, 9), (-1,)), ((6, 8), (0,)),
+                                         ((5, 7), (0, 1))])
+def test_torch_fft(shape, dims):
+    """Discrete Fourier transforms as products with cos and sin
+    matrices."""
+    x = torch.rand(*shape)
+    check(Fn(lambda x: (torch.fft.rfftn(x, dim=dims),
+                        torch.fft.fftn(x.to(C64), dim=dims),
+                        torch.fft.ifft(x.to(C64), dim=dims[0],
+                                       norm="ortho"))), x,
+          rtol=1e-4, atol=1e-4)
+
+
+def test_torch_unsupported_complex_op_is_named():
+    with pytest.raises(ttorch.UnsupportedOpError,
+                       match="sin of complex tensors"):
+        ttorch.jit(Fn(torch.sin))(_complex(3))

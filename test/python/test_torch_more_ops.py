@@ -494,3 +494,46 @@ def test_empty_tensors():
     check(Fn(lambda x: (x[2:2], x.sum(0), torch.cat([x[:0], x]))),
           torch.randn(5, 3))
     check(Fn(lambda x: x.sum(0) + x.mean(-1)), torch.tensor(2.0))
+
+
+def test_logcumsumexp_is_stable():
+    x = torch.randn(3, 9) * 50  # shifts of one row maximum would underflow
+    x[0, 0] = -float("inf")
+    check(Fn(lambda x: (torch.logcumsumexp(x, 1), torch.logcumsumexp(x, 0))),
+          x)
+
+
+def test_integer_avg_pool_truncates():
+    x = torch.randint(-50, 50, (2, 3, 7, 6))
+    check(Fn(lambda x: F.avg_pool2d(x, 3, 2, padding=1)), x)
+    check(Fn(lambda x: F.avg_pool1d(x, 3)), torch.randint(-9, 9, (2, 3, 8)))
+
+
+def test_upsample_nearest_backward():
+    g = torch.randn(2, 3, 9, 10)
+    check(Fn(lambda g: torch.ops.aten.upsample_nearest2d_backward(
+        g, [9, 10], [2, 3, 4, 4])), g)
+
+
+def test_batch_norm_eval_outputs():
+    """native_batch_norm in eval returns empty save_mean / save_invstd."""
+    x, w, b = torch.randn(4, 3, 5), torch.rand(3), torch.randn(3)
+    mean, var = torch.randn(3), torch.rand(3) + 0.5
+    check(Fn(lambda x: torch.ops.aten.native_batch_norm(
+        x, w, b, mean, var, False, 0.1, 1e-5)), x)
+
+
+def test_python_number_ops_and_prims():
+    class Div(nn.Module):
+        def forward(self, a, b):
+            return float(a) / float(b)
+
+    assert ttorch.jit(Div())(torch.tensor(3.0), torch.tensor(4.0)) == 0.75
+    check(Fn(lambda x: (x + torch.ops.prims.iota(4, start=2, step=3,
+                                                 dtype=torch.int64,
+                                                 device="cpu",
+                                                 requires_grad=False),
+                        torch.ops.prims.prod(x.float(), [0]))),
+          torch.arange(4))
+    check(Fn(lambda a, b: a + b), torch.tensor([True, False]),
+          torch.tensor([True, True]))

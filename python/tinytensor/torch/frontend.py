@@ -116,8 +116,14 @@ class TorchCompiled:
         if len(tensors) != len(types_):
             return False
         for t, ty in zip(tensors, types_):
-            if numpy_dtype(t.dtype) != ty.dtype or \
-                    not ty.accepts(tuple(t.shape)):
+            shape = tuple(t.shape)
+            if t.is_complex():  # passed as (real, imaginary) pairs
+                dtype = np.dtype(np.float64 if t.dtype == torch.complex128
+                                 else np.float32)
+                shape += (2,)
+            else:
+                dtype = numpy_dtype(t.dtype)
+            if dtype != ty.dtype or not ty.accepts(shape):
                 return False
         if self._compiled.dynamic is not None:
             try:

@@ -31,8 +31,8 @@ from ..types import BFLOAT16, is_float, result_dtype
 
 
 from .errors import UnsupportedOpError  # noqa: E402
-from . import (attention, indexing, quantized, random, scatter,  # noqa: E402
-               vision)
+from . import (attention, complex, indexing, quantized, random,  # noqa: E402
+               scatter, vision)
 
 
 _TORCH_TO_NUMPY = {
@@ -50,8 +50,8 @@ _SUPPORTED_NAMES = ", ".join(str(d).replace("torch.", "")
 
 def numpy_dtype(dtype: torch.dtype):
     if dtype not in _TORCH_TO_NUMPY:
-        kind = " (complex numbers are not supported)" if \
-            dtype.is_complex else ""
+        kind = " here (complex tensors are their real and imaginary " \
+            "parts, which this op does not take)" if dtype.is_complex else ""
         raise TypeError(f"PyTorch dtype {dtype} is not supported by "
                         f"TinyTensor{kind}; supported: {_SUPPORTED_NAMES}")
     return np.dtype(_TORCH_TO_NUMPY[dtype])
@@ -62,6 +62,8 @@ def tensor_to_numpy(t: torch.Tensor, what: str = "tensor") -> np.ndarray:
     t = t.detach().cpu()
     if t.dtype == torch.bfloat16 and BFLOAT16 is not None:
         return t.view(torch.uint16).numpy().view(BFLOAT16)
+    if t.is_complex():  # as (real, imaginary) pairs: complex.py
+        return torch.view_as_real(t.resolve_conj()).numpy()
     return t.numpy()
 
 
@@ -107,6 +109,8 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim,
 
 
 def _add(x, y, alpha=1):
+    if _dtype_of(x) == np.bool_ and _dtype_of(y) == np.bool_:
+        return x | y  # PyTorch's sum of booleans
     return x + (y if alpha == 1 else y * alpha)
 
 
@@ -361,11 +365,16 @@ def _all(x, dim=None, keepdim=False):
     return np.all(x, axis=_axes(dim, x), keepdims=keepdim)
 
 
-def _prod(x, dim=None, keepdim=False, dtype=None):
+def _prod(x, dim=None, keepdim=False, dtype=None, output_dtype=None):
+    """aten.prod (one dim or all) and prims.prod (a list of dims)."""
+    dtype = dtype or output_dtype
     if dtype is not None:
         x = _cast(x, numpy_dtype(dtype))
     target = np.int64 if _dtype_of(x).kind in "biu" else None
-    axis = None if dim is None else dim % max(_dim(x), 1)
+    if isinstance(dim, (list, tuple)):
+        axis = tuple(d % max(_dim(x), 1) for d in dim) if dim else None
+    else:
+        axis = None if dim is None else dim % max(_dim(x), 1)
     return np.prod(x, axis=axis, keepdims=keepdim, dtype=target)
 
 
@@ -594,6 +603,29 @@ def _cumprod(x, dim, dtype=None):
     return np.concatenate(running, axis=axis)
 
 
+def _logcumsumexp(x, dim):
+    """log(cumsum(exp(x))) along `dim`, each step logaddexp(running, x_i)
+    = max + log1p(exp(-|difference|)): exact where one shift by the
+    row's maximum would underflow the early terms. Unrolled along the
+    axis (at most _MAX_CUMPROD elements)."""
+    axis = dim % max(_dim(x), 1)
+    n = np.shape(x)[axis] if _dim(x) else 1
+    if n > _MAX_CUMPROD:
+        raise UnsupportedOpError(f"logcumsumexp along an axis of {n} "
+                                 f"elements (at most {_MAX_CUMPROD})")
+    if _dim(x) == 0 or n == 1:
+        return x
+    parts = np.split(x, n, axis=axis)
+    running = [parts[0]]
+    for part in parts[1:]:
+        a, b = running[-1], part
+        high = np.maximum(a, b)
+        step = high + np.log1p(np.exp(-np.abs(a - b)))
+        # -inf with -inf stays -inf (the difference would be NaN).
+        running.append(np.where(high == -np.inf, high, step))
+    return np.concatenate(running, axis=axis)
+
+
 def _fmax_fmin(pick):
     """aten.fmax / fmin: NaN only where both operands are NaN."""
     def impl(x, y):
@@ -659,6 +691,16 @@ ATEN_OPS: Dict[str, Callable] = {
     "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
     "atanh": np.arctanh, "log10": np.log10,
     "leaky_relu": _leaky_relu, "elu": _elu, "cumprod": _cumprod,
+    "logcumsumexp": _logcumsumexp,
+    # Python arithmetic on sizes and numbers (operator.truediv, ...).
+    "truediv": operator.truediv, "floordiv": operator.floordiv,
+    "mod": operator.mod,
+    "_assert_async": _no_op,
+    "iota": lambda length, start=0, step=1, dtype=None, **kw: _arange(
+        start, start + step * length, step, dtype=dtype),
+    "upsample_nearest1d_backward": vision.upsample_nearest_backward,
+    "upsample_nearest2d_backward": vision.upsample_nearest_backward,
+    "upsample_nearest3d_backward": vision.upsample_nearest_backward,
     "fmax": _fmax_fmin(np.maximum), "fmin": _fmax_fmin(np.minimum),
     "signbit": _signbit, "ldexp": lambda x, e: x * np.exp2(e),
     "addbmm": lambda x, b1, b2, beta=1, alpha=1: beta * x + alpha * np.sum(
@@ -1122,6 +1164,8 @@ class GraphProgram:
                     env[node] = user[node.name]
                 else:
                     env[node] = self._param(node.name, params)
+                if complex.is_complex(_meta_dtype(node)):
+                    env[node] = complex.from_pairs(env[node])
             elif node.op == "get_attr":
                 env[node] = self._param(node.target, params)
             elif node.op == "call_function":
@@ -1144,6 +1188,8 @@ class GraphProgram:
             elif node.op == "output":
                 outputs = pytree.tree_flatten(
                     pytree.tree_map(load, node.args[0]))[0]
+                outputs = [complex.to_pairs(o) if isinstance(
+                    o, complex.Complex) else o for o in outputs]
                 for out, src in zip(outputs, pytree.tree_flatten(
                         node.args[0])[0]):
                     if out is None or isinstance(out, _Unavailable):
@@ -1184,6 +1230,9 @@ class GraphProgram:
 
     def _call(self, node, args, kwargs):
         name = _op_name(node.target)
+        empty = _empty_result(node)
+        if empty is not None:  # no elements: nothing to compute
+            return empty
         if name == "getitem":
             return args[0][args[1]]
         if name == "sym_size":
@@ -1198,9 +1247,11 @@ class GraphProgram:
                 f"the program uses '{node.target}' "
                 f"{_where_in_model(node)}, which TinyTensor does not "
                 f"support")
-        empty = _empty_result(node)
-        if empty is not None:  # no elements: nothing to compute
-            return empty
+        if complex.has_complex(args) or complex.has_complex(kwargs.values()):
+            return self._torch_dtype(node, complex.call(
+                name, ATEN_OPS.get(name), args, kwargs))
+        if complex.creates(name, kwargs):
+            return self._torch_dtype(node, complex.create(name, args, kwargs))
         impl = ATEN_OPS.get(name)
         if name in random.OPS:
             impl = functools.partial(impl, self._generator)
@@ -1225,6 +1276,8 @@ class GraphProgram:
     def _torch_dtype(node, result):
         """Casts a tensor result to the dtype PyTorch computed."""
         dtype = _meta_dtype(node)
+        if isinstance(result, complex.Complex) and complex.is_complex(dtype):
+            return complex._lift(result, complex.part_dtype(dtype))
         if dtype is not None and isinstance(result, (Tracer, np.ndarray)):
             target = numpy_dtype(dtype)
             if result.dtype != target:
@@ -1239,6 +1292,8 @@ class GraphProgram:
         dtypes = self.output_dtypes[len(self.mutations):]
         scalars = self.output_scalars[len(self.mutations):]
         outputs = [kind(o.item()) if kind is not None else
+                   torch.view_as_complex(o).to(d) if d is not None and
+                   d.is_complex else
                    o.to(d) if d is not None and o.dtype != d else o
                    for o, d, kind in zip(outputs, dtypes, scalars)]
         if self.out_spec is None:

@@ -20,7 +20,9 @@ def _axes(dims, ndim: int) -> tuple:
         return tuple(range(ndim))
     if isinstance(dims, int):
         dims = [dims]
-    return tuple(sorted({d % max(ndim, 1) for d in dims}))
+    if ndim == 0:  # dim 0 / -1 of a 0-d tensor: no axis
+        return ()
+    return tuple(sorted({d % ndim for d in dims}))
 
 
 def flip(x, dims: Sequence[int]):

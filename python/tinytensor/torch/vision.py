@@ -304,8 +304,12 @@ def _counts(size, kernel, stride, pad, out, include_pad) -> np.ndarray:
 def avg_pool(x, kernel_size, stride=(), padding=0, ceil_mode=False,
              count_include_pad=True, divisor_override=None, nd=2):
     x = as_tracer(x)
-    if not is_float(x.dtype):
-        raise UnsupportedOpError("avg_pool of an integer tensor")
+    integer = not is_float(x.dtype)
+    if integer:  # PyTorch sums in int64 and divides, truncating
+        if x.dtype == np.bool_:
+            raise UnsupportedOpError("avg_pool of a boolean tensor")
+        dtype = x.dtype
+        x = x.astype(np.int64)
     kernel, stride, padding, dilation, out, after = _pool_geometry(
         x, kernel_size, stride, padding, 1, ceil_mode, nd)
     sizes = x.shape[-nd:]
@@ -314,11 +318,16 @@ def avg_pool(x, kernel_size, stride=(), padding=0, ceil_mode=False,
     total = np.sum(windows(x, x.ndim - nd, kernel, stride, dilation),
                    axis=kernel_axes)
     if divisor_override:
-        return total / x.dtype.type(divisor_override)
-    divisor = np.ones((), np.float64)
-    for s, k, st, p, o in zip(sizes, kernel, stride, padding, out):
-        divisor = np.multiply.outer(divisor, _counts(s, k, st, p, o,
-                                                     count_include_pad))
+        divisor = np.asarray(divisor_override, np.float64)
+    else:
+        divisor = np.ones((), np.float64)
+        for s, k, st, p, o in zip(sizes, kernel, stride, padding, out):
+            divisor = np.multiply.outer(divisor, _counts(s, k, st, p, o,
+                                                         count_include_pad))
+    if integer:
+        d = current_trace().constant(divisor.astype(np.int64))
+        magnitude = np.abs(total) // d
+        return np.where(total < 0, -magnitude, magnitude).astype(dtype)
     return total / current_trace().constant(divisor.astype(x.dtype))
 
 
@@ -586,3 +595,28 @@ def upsample_linear_aten(x, output_size, align_corners, *scales):
     if all(s is None for s in scales):
         return upsample_linear(x, output_size, align_corners, None)
     return upsample_linear(x, output_size, align_corners, list(scales))
+
+
+def upsample_nearest_backward(grad, output_size, input_size, *scales):
+    """aten.upsample_nearest{1,2,3}d_backward: each input position gets the
+    sum of the gradients of the output positions that read it (forward:
+    `upsample_nearest`), per spatial axis a product with a 0/1 matrix."""
+    grad = as_tracer(grad)
+    nd = len(output_size)
+    if len(scales) == 1 and (scales[0] is None or
+                             isinstance(scales[0], (list, tuple))):
+        scales = scales[0]
+    scales = [None] * nd if scales is None or all(
+        s is None for s in scales) else list(scales)
+    for i in range(nd):
+        size, out = int(input_size[2 + i]), int(output_size[i])
+        scale = size / out if scales[i] is None else 1.0 / scales[i]
+        src = np.minimum(np.floor(np.arange(out, dtype=np.float64) *
+                                  np.float32(scale)).astype(np.int64),
+                         size - 1)
+        reads = (src[:, None] == np.arange(size)[None, :]).astype(grad.dtype)
+        axis = 2 + i
+        order = [d for d in range(grad.ndim) if d != axis] + [axis]
+        back = list(np.argsort(order))
+        grad = np.transpose(np.transpose(grad, order) @ reads, back)
+    return grad
