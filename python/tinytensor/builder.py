@@ -152,6 +152,11 @@ class IRBuilder:
         return self._build("astype", tt.cast, value,
                            ir.TypeAttr.get(element_type(dtype)))
 
+    def bitcast(self, value: ir.Value, dtype) -> ir.Value:
+        """The elements' bits as `dtype` (of the same width)."""
+        return self._build("view", tt.bitcast, value,
+                           ir.TypeAttr.get(element_type(dtype)))
+
     # -- elementwise ---------------------------------------------------------
     def binary(self, name: str, lhs: ir.Value, rhs: ir.Value) -> ir.Value:
         return self._build(name, getattr(tt, name), lhs, rhs)

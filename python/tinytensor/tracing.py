@@ -554,6 +554,19 @@ class Tracer:
         dtype = check_dtype(dtype, "astype target")
         return Tracer(_ctx().builder.cast(self.value, dtype))
 
+    def view(self, dtype) -> "Tracer":
+        """The elements' bits as `dtype` (NumPy's `view`; of the same
+        item size here)."""
+        dtype = check_dtype(dtype, "view target")
+        if dtype.itemsize != self.dtype.itemsize or np.bool_ in (
+                dtype, self.dtype):
+            raise TypeError(f"view of {self.dtype} as {dtype}: TinyTensor "
+                            f"reinterprets elements of the same size only "
+                            f"(not bool)")
+        if dtype == self.dtype:
+            return self
+        return Tracer(_ctx().builder.bitcast(self.value, dtype))
+
     def reshape(self, *shape, order="C") -> "Tracer":
         return _reshape(self, shape[0] if len(shape) == 1 else shape, order)
 

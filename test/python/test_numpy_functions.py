@@ -445,3 +445,11 @@ def test_trigonometric_and_hyperbolic(dtype):
     with np.errstate(invalid="ignore"):  # arcsin(big): NaN, as NumPy's
         for got, want in zip(jit(f)(x, big), f(x, big)):
             same(got, want, rtol)
+
+
+def test_view_as_same_size_dtype():
+    x = np.array([1.0, -0.0, np.nan, -np.inf], np.float32)
+    check(lambda x: (x.view(np.int32), x.view(np.int32).view(np.float32)),
+          x)
+    with pytest.raises(TypeError, match="same size"):
+        jit(lambda x: x.view(np.int64))(x)

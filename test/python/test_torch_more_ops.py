@@ -537,3 +537,11 @@ def test_python_number_ops_and_prims():
           torch.arange(4))
     check(Fn(lambda a, b: a + b), torch.tensor([True, False]),
           torch.tensor([True, True]))
+
+
+def test_signbit_and_view_dtype():
+    x = torch.tensor([1.0, -0.0, 0.0, -2.5, float("nan"), -float("nan"),
+                      float("inf"), -float("inf")])
+    check(Fn(lambda x: (torch.signbit(x), x.view(torch.int32),
+                        x.double().view(torch.int64),
+                        x.half().view(torch.int16))), x)

@@ -297,6 +297,13 @@ Value ElementwiseLowering<CastOp>::scalar(CastOp, OpBuilder &b, Location loc,
 }
 
 template <>
+Value ElementwiseLowering<BitcastOp>::scalar(BitcastOp, OpBuilder &b,
+                                             Location loc, ValueRange args,
+                                             Type type) {
+  return arith::BitcastOp::create(b, loc, type, args[0]);
+}
+
+template <>
 Value ElementwiseLowering<BroadcastToOp>::scalar(BroadcastToOp, OpBuilder &,
                                                  Location, ValueRange args,
                                                  Type) {
@@ -343,6 +350,6 @@ void tt::populateElementwiseLoweringPatterns(RewritePatternSet &patterns) {
            ElementwiseLowering<BitwiseXorOp>, ElementwiseLowering<ShiftLeftOp>,
            ElementwiseLowering<ShiftRightOp>>(ctx);
   // Conversions and constants.
-  patterns.add<ElementwiseLowering<CastOp>, ElementwiseLowering<BroadcastToOp>,
-               ConstantLowering>(ctx);
+  patterns.add<ElementwiseLowering<CastOp>, ElementwiseLowering<BitcastOp>,
+               ElementwiseLowering<BroadcastToOp>, ConstantLowering>(ctx);
 }

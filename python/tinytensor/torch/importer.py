@@ -635,10 +635,23 @@ def _fmax_fmin(pick):
 
 
 def _signbit(x):
-    if not is_float(_dtype_of(x)):
+    """The sign bit (of -0.0 and of a negative NaN too)."""
+    dtype = _dtype_of(x)
+    if not is_float(dtype):
         return x < 0
-    # -0.0 has its sign bit set: 1 / -0.0 is -inf.
-    return (x < 0) | ((x == 0) & (1 / x < 0))
+    bits = {2: np.int16, 4: np.int32, 8: np.int64}[dtype.itemsize]
+    return as_tracer(x).view(bits) < 0
+
+
+def _view_dtype(x, dtype):
+    """aten.view.dtype: the elements' bits as another dtype of the same
+    size."""
+    target = numpy_dtype(dtype)
+    if target.itemsize != _dtype_of(x).itemsize:
+        raise UnsupportedOpError(
+            f"view of a {_dtype_of(x)} tensor as {dtype} (elements of "
+            f"another size)")
+    return as_tracer(x).view(target)
 
 
 def _fake_quantize_cachemask(x, scale, zero_point, quant_min, quant_max):
@@ -735,7 +748,8 @@ ATEN_OPS: Dict[str, Callable] = {
     "native_layer_norm": _native_layer_norm, "layer_norm": _layer_norm,
     "mm": operator.matmul, "bmm": operator.matmul,
     "matmul": operator.matmul, "addmm": _addmm, "linear": _linear,
-    "view": lambda x, size: np.reshape(x, tuple(size)),
+    "view": lambda x, size: _view_dtype(x, size) if isinstance(
+        size, torch.dtype) else np.reshape(x, tuple(size)),
     "_unsafe_view": lambda x, size: np.reshape(x, tuple(size)),
     "reshape": lambda x, size: np.reshape(x, tuple(size)),
     "permute": lambda x, dims: np.transpose(x, tuple(d % _dim(x)

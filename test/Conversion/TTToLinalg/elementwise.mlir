@@ -491,3 +491,67 @@ func.func @broadcast_to_from_rank0(%x: tensor<i32>) -> tensor<2x2xi32> {
   %0 = tt.broadcast_to %x [2, 2] : tensor<i32> -> tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
+
+// -----
+
+// tt.bitcast reinterprets each element: arith.bitcast in the body.
+// CHECK-LABEL: func.func @bitcast
+// CHECK: linalg.generic
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+func.func @bitcast(%a: tensor<4xf32>) -> tensor<4xi32> {
+  %0 = tt.bitcast %a to i32 : tensor<4xf32> -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Bitwise ops and shifts: arith ops; a shift by the width or more gives 0
+// (left) or shifts by width - 1 (right), as PyTorch's do.
+// CHECK-LABEL: func.func @bitwise_and_shifts
+// CHECK: arith.andi
+// CHECK: arith.ori
+// CHECK: arith.xori
+// CHECK: arith.shli
+// CHECK: arith.cmpi uge
+// CHECK: arith.select
+// CHECK: arith.cmpi uge
+// CHECK: arith.select
+// CHECK: arith.shrsi
+func.func @bitwise_and_shifts(%a: tensor<4xi8>, %b: tensor<4xi8>) -> (tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>) {
+  %0 = tt.bitwise_and %a, %b : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  %1 = tt.bitwise_or %a, %b : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  %2 = tt.bitwise_xor %a, %b : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  %3 = tt.shift_left %a, %b : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  %4 = tt.shift_right %a, %b : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0, %1, %2, %3, %4 : tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>
+}
+
+// -----
+
+// The trigonometric and hyperbolic functions: math ops.
+// CHECK-LABEL: func.func @trigonometric
+// CHECK: math.tan
+// CHECK: math.asin
+// CHECK: math.acos
+// CHECK: math.sinh
+// CHECK: math.cosh
+// CHECK: math.asinh
+// CHECK: math.acosh
+// CHECK: math.atanh
+// CHECK: math.log10
+// CHECK: math.atan
+// CHECK: math.atan2
+func.func @trigonometric(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = tt.tan %a : tensor<4xf32>
+  %1 = tt.asin %a : tensor<4xf32>
+  %2 = tt.acos %a : tensor<4xf32>
+  %3 = tt.sinh %a : tensor<4xf32>
+  %4 = tt.cosh %a : tensor<4xf32>
+  %5 = tt.asinh %a : tensor<4xf32>
+  %6 = tt.acosh %a : tensor<4xf32>
+  %7 = tt.atanh %a : tensor<4xf32>
+  %8 = tt.log10 %a : tensor<4xf32>
+  %9 = tt.atan %a : tensor<4xf32>
+  %10 = tt.atan2 %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}

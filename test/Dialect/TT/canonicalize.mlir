@@ -636,3 +636,22 @@ func.func @fold_integer_widths() -> (tensor<i64>, tensor<i32>, tensor<i64>, tens
   %4 = tt.cast %g to i32 : tensor<i64> -> tensor<i32>
   return %0, %1, %2, %3, %4 : tensor<i64>, tensor<i32>, tensor<i64>, tensor<i64>, tensor<i32>
 }
+
+// -----
+
+// Bitwise ops of constants fold, also of booleans and narrow integers.
+// CHECK-LABEL: func.func @fold_bitwise
+// CHECK-DAG: tt.constant dense<[1, 7, -6]> : tensor<3xi8>
+// CHECK-DAG: tt.constant dense<[false, true]> : tensor<2xi1>
+// CHECK-NOT: tt.bitwise
+func.func @fold_bitwise() -> (tensor<3xi8>, tensor<2xi1>) {
+  %a = tt.constant dense<[3, 6, -1]> : tensor<3xi8>
+  %b = tt.constant dense<[2, 1, 5]> : tensor<3xi8>
+  %x = tt.bitwise_and %a, %b : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  %y = tt.bitwise_or %a, %b : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  %z = tt.bitwise_xor %x, %y : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  %p = tt.constant dense<[true, true]> : tensor<2xi1>
+  %q = tt.constant dense<[true, false]> : tensor<2xi1>
+  %r = tt.bitwise_xor %p, %q : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %z, %r : tensor<3xi8>, tensor<2xi1>
+}

@@ -717,3 +717,11 @@ func.func @iota_dimension_out_of_range(%x: tensor<4x3xf32>) -> tensor<4xi32> {
   %0 = tt.iota %x dim = 2 : tensor<4x3xf32> -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+func.func @bitcast_width(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'tt.bitcast' op reinterprets 'f32' as 'i64': the element types must have the same width (not i1)}}
+  %0 = tt.bitcast %a to i64 : tensor<3xf32> -> tensor<3xi64>
+  return
+}

@@ -599,6 +599,24 @@ def TT_CastOp : TT_Op<"cast"> {
   let hasFolder = 1;
 }
 
+def TT_BitcastOp : TT_Op<"bitcast"> {
+  let summary = "reinterpret each element's bits as another type";
+  let description = [{
+    The bits of every element as element type `to`, of the same width
+    (`x.view(torch.int32)` of a float32 tensor, the sign bit of a NaN).
+
+    ```mlir
+    %0 = tt.bitcast %x to i32 : tensor<4xf32> -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins TT_AnyTensor:$input, TypeAttrOf<TT_ElementType>:$to);
+  let results = (outs TT_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `to` $to attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

@@ -102,6 +102,25 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
   return success();
 }
 
+LogicalResult BitcastOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location>,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  results.push_back(
+      cast<TensorType>(adaptor.getInput().getType()).clone(adaptor.getTo()));
+  return success();
+}
+
+LogicalResult BitcastOp::verify() {
+  Type from = getInput().getType().getElementType();
+  if (from.getIntOrFloatBitWidth() != getTo().getIntOrFloatBitWidth() ||
+      from.isInteger(1) || getTo().isInteger(1))
+    return emitOpError("reinterprets ")
+           << from << " as " << getTo()
+           << ": the element types must have the same width (not i1)";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Matmul and shape ops
 //===----------------------------------------------------------------------===//

@@ -77,7 +77,7 @@ enum class Kind {
 
 Kind kindOf(Operation *op) {
   if (isa<ConstantOp, TransposeOp, ReshapeOp, BroadcastToOp, SliceOp, ConcatOp,
-          WindowsOp, GatherOp, SelectOp, IotaOp>(op))
+          WindowsOp, GatherOp, SelectOp, IotaOp, BitcastOp>(op))
     return Kind::Move;
   if (auto scatter = dyn_cast<ScatterOp>(op)) {
     switch (scatter.getMode()) {
@@ -251,6 +251,8 @@ void retypeUnsigned(func::FuncOp func) {
       retype(result);
     if (auto cast = dyn_cast<CastOp>(op))
       cast.setToAttr(TypeAttr::get(storageType(cast.getTo())));
+    if (auto bitcast = dyn_cast<BitcastOp>(op))
+      bitcast.setToAttr(TypeAttr::get(storageType(bitcast.getTo())));
     if (auto constant = dyn_cast<ConstantOp>(op))
       op->setAttr("value", signlessValue(constant.getValue()));
   });
