@@ -157,3 +157,12 @@ def flash_attention_for_cpu_backward(grad_out, query, key, value, out, lse,
     grad_query = (grad_scores @ key) * scale
     grad_key = (np.transpose(grad_scores, swap) @ query) * scale
     return grad_query, grad_key, grad_value
+
+
+ATEN_OPS = {
+    "scaled_dot_product_attention": scaled_dot_product_attention,
+    # AOTAutograd's form of it and its backward.
+    "_scaled_dot_product_flash_attention_for_cpu": flash_attention_for_cpu,
+    "_scaled_dot_product_flash_attention_for_cpu_backward":
+        flash_attention_for_cpu_backward,
+}

@@ -1,5 +1,6 @@
 """Ops of the ATen importer that pick elements by position: `flip` and
-`diagonal` (gathers by constant index arrays), `repeat` (a broadcast),
+`diagonal` (gathers by constant index arrays), `index_select`, `gather`
+and `embedding` (gathers by index tensors), `repeat` (a broadcast),
 and the vector norms
 (`linalg_vector_norm`), composed from tt's gather, reductions and
 elementwise ops."""
@@ -10,8 +11,9 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..tracing import as_tracer
+from ..tracing import Tracer, as_tracer
 from ..types import is_float
+from .common import _dim
 from .errors import UnsupportedOpError
 
 
@@ -144,3 +146,43 @@ def as_strided(storage, storage_numel: int, size: Sequence[int],
                          f"of a storage of {storage_numel}")
     flat = np.reshape(storage, (-1,))
     return flat[index] if index.ndim else flat[int(index)]
+
+
+def _embedding(weight, indices, *args):
+    return as_tracer(weight)[indices]
+
+
+def _index_select(x, dim, index):
+    # A 0-d index selects one entry and keeps the axis (size 1), unlike
+    # np.take, which drops it.
+    if _dim(index) == 0:
+        index = np.reshape(index, (1,))
+    return np.take(x, index, axis=dim % max(_dim(x), 1))
+
+
+def _gather(x, dim, index, sparse_grad=False):
+    """torch.gather: out[i][j][k] = x[i][index[i][j][k]][k] for dim=1."""
+    n = _dim(x)
+    dim = dim % max(n, 1)
+    shape = tuple(np.shape(index)) if not isinstance(index, Tracer) else \
+        index.shape
+    key = []
+    for d in range(n):
+        if d == dim:
+            key.append(index)
+        else:
+            ar = np.arange(shape[d], dtype=np.int32).reshape(
+                [-1 if e == d else 1 for e in range(n)])
+            key.append(np.broadcast_to(ar, shape))
+    return as_tracer(x)[tuple(key)]
+
+
+ATEN_OPS = {
+    "embedding": _embedding,
+    "index_select": _index_select, "gather": _gather,
+    "flip": flip,
+    "repeat": repeat,
+    "diagonal": diagonal,
+    "linalg_vector_norm": linalg_vector_norm,
+    "norm": norm,
+}

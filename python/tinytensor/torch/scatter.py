@@ -259,3 +259,16 @@ def select_scatter(x, src, dim: int, index: int):
     dim %= max(len(shape), 1)
     return _axis_rows("set", x, dim, np.array([index], np.int64),
                       np.expand_dims(as_tracer(src), dim))
+
+
+ATEN_OPS = {
+    "index_put": index_put,
+    "_index_put_impl": index_put,
+    "scatter": scatter,
+    "scatter_add": scatter_add,
+    "scatter_reduce": scatter_reduce,
+    "index_add": index_add,
+    "index_copy": index_copy,
+    "slice_scatter": slice_scatter,
+    "select_scatter": select_scatter,
+}

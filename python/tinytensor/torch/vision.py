@@ -620,3 +620,62 @@ def upsample_nearest_backward(grad, output_size, input_size, *scales):
         back = list(np.argsort(order))
         grad = np.transpose(np.transpose(grad, order) @ reads, back)
     return grad
+
+
+ATEN_OPS = {
+    "upsample_nearest1d_backward": upsample_nearest_backward,
+    "upsample_nearest2d_backward": upsample_nearest_backward,
+    "upsample_nearest3d_backward": upsample_nearest_backward,
+    "_adaptive_avg_pool3d": lambda x, size: adaptive_avg_pool(
+        x, size, nd=3),
+    "adaptive_avg_pool3d": lambda x, size: adaptive_avg_pool(
+        x, size, nd=3),
+    "unfold": unfold,
+    "native_group_norm": group_norm,
+    "upsample_linear1d": upsample_linear_aten,
+    "upsample_bilinear2d": upsample_linear_aten,
+    "upsample_trilinear3d": upsample_linear_aten,
+    "upsample_nearest1d": upsample_nearest_aten,
+    "upsample_nearest2d": upsample_nearest_aten,
+    "upsample_nearest3d": upsample_nearest_aten,
+    "convolution": convolution,
+    # cuDNN's flags (benchmark, deterministic, cudnn_enabled, allow_tf32)
+    # choose among kernels of equal results.
+    "_convolution": lambda x, w, b, stride, padding, dilation, transposed,
+        output_padding, groups, *flags: convolution(
+            x, w, b, stride, padding, dilation, transposed, output_padding,
+            groups),
+    "conv_tbc": conv_tbc,
+    "max_pool2d_with_indices": max_pool_with_indices,
+    "max_pool2d_with_indices_backward": max_pool_backward,
+    "max_pool3d_with_indices_backward":
+        lambda *args: max_pool_backward(*args, nd=3),
+    "max_pool2d": lambda x, kernel_size, stride=(), padding=0, dilation=1,
+        ceil_mode=False: max_pool(x, kernel_size, stride, padding,
+                                  dilation, ceil_mode),
+    "max_pool3d_with_indices": lambda x, kernel_size, stride=(), padding=0,
+        dilation=1, ceil_mode=False: max_pool_with_indices(
+            x, kernel_size, stride, padding, dilation, ceil_mode, nd=3),
+    "max_pool3d": lambda x, kernel_size, stride=(), padding=0, dilation=1,
+        ceil_mode=False: max_pool(x, kernel_size, stride, padding,
+                                  dilation, ceil_mode, nd=3),
+    "avg_pool3d": lambda x, kernel_size, stride=(), padding=0,
+        ceil_mode=False, count_include_pad=True, divisor_override=None:
+        avg_pool(x, kernel_size, stride, padding, ceil_mode,
+                 count_include_pad, divisor_override, nd=3),
+    "avg_pool2d": avg_pool,
+    "avg_pool1d": lambda x, kernel_size, stride=(), padding=0,
+        ceil_mode=False, count_include_pad=True: avg_pool(
+            x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+            nd=1),
+    "adaptive_max_pool2d": adaptive_max_pool,
+    "adaptive_max_pool3d": lambda x, output_size:
+        adaptive_max_pool(x, output_size, nd=3),
+    "_adaptive_avg_pool2d": adaptive_avg_pool,
+    "adaptive_avg_pool2d": adaptive_avg_pool,
+    "_native_batch_norm_legit_no_training": batch_norm_eval,
+    "_native_batch_norm_legit_functional": batch_norm_train,
+    "_native_batch_norm_legit": batch_norm_legit,
+    "constant_pad_nd": constant_pad_nd,
+    "index": index_tensor,
+}
