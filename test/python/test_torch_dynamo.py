@@ -357,3 +357,34 @@ def test_transformers_gpt2_generate(transformers):
     # Prefill, the first decoding step, then one program for every length.
     assert dynamo.counters["graphs"] <= 3
     assert dynamo.counters["programs"] <= 3
+
+
+def test_eager_ops_option_controls_convolution_backward():
+    """convolution_backward runs eagerly by default (faster in PyTorch),
+    without a fallback warning; eager_ops=() compiles it too, with the
+    same gradients."""
+    def grads(options):
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(),
+                              nn.Conv2d(4, 2, 3, stride=2))
+        compiled = torch.compile(model, backend="tinytensor",
+                                 options=options)
+        compiled(x).pow(2).sum().backward()
+        return [p.grad for p in model.parameters()]
+
+    x = torch.randn(2, 3, 9, 9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FallbackWarning)
+        default = grads({})
+        compiled = grads({"eager_ops": ()})
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(),
+                          nn.Conv2d(4, 2, 3, stride=2))
+    model(x).pow(2).sum().backward()
+    for a, b, c in zip(default, compiled, model.parameters()):
+        close(a, c.grad, rtol=1e-4, atol=1e-4)
+        close(b, c.grad, rtol=1e-4, atol=1e-4)
+    with pytest.raises(Exception, match="eager_ops must be a sequence"):
+        torch.compile(model, backend="tinytensor",
+                      options={"eager_ops": "convolution_backward"})(x)

@@ -545,3 +545,35 @@ def test_signbit_and_view_dtype():
     check(Fn(lambda x: (torch.signbit(x), x.view(torch.int32),
                         x.double().view(torch.int64),
                         x.half().view(torch.int16))), x)
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5, 5), (1, 1)])
+def test_determinants(shape):
+    a = torch.randn(*shape)
+    check(Fn(lambda a: (torch.linalg.det(a), torch.linalg.slogdet(a))), a,
+          rtol=1e-4, atol=1e-5)
+    singular = a.clone()
+    singular[..., 0] = 0
+    check(Fn(torch.linalg.det), singular)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag(mode):
+    weight = torch.randn(20, 6)
+    indices = torch.tensor([3, 0, 7, 7, 19, 2, 11, 5])
+    offsets = torch.tensor([0, 3, 3, 6])  # an empty bag in the middle
+    check(Fn(lambda w, i, o: torch.ops.aten._embedding_bag(
+        w, i, o, False, {"sum": 0, "mean": 1, "max": 2}[mode])),
+        weight, indices, offsets)
+    check(nn.EmbeddingBag.from_pretrained(weight, mode=mode),
+          indices, offsets)
+
+
+@pytest.mark.parametrize("stride, groups", [(1, 1), (2, 1), (1, 2)])
+def test_convolution_backward(stride, groups):
+    x, w = torch.randn(2, 4, 9, 8), torch.randn(6, 4 // groups, 3, 2)
+    g = torch.randn(2, 6, *F.conv2d(x, w, stride=stride, padding=1,
+                                    groups=groups).shape[2:])
+    check(Fn(lambda g, x, w: torch.ops.aten.convolution_backward(
+        g, x, w, [6], [stride, stride], [1, 1], [1, 1], False, [0, 0],
+        groups, [True, True, True])), g, x, w, rtol=1e-4, atol=1e-4)

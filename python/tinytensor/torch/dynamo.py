@@ -33,6 +33,11 @@ Options (`torch.compile(..., options={...})`):
 - "threads" (default: TT_NUM_THREADS): threads of the compiled code's
   parallel loops.
 - "opt_level" (default: TT_OPT_LEVEL, 2): LLVM's optimisation level, 0-3.
+- "eager_ops" (default ("convolution_backward",)): ATen ops (overload
+  packet names) that run eagerly although TinyTensor compiles them,
+  because PyTorch's kernels are faster there: oneDNN's convolution
+  gradients beat ours at training batch sizes (docs/performance.md).
+  () compiles everything TinyTensor can.
 Pass options stay environment variables, read at import:
 TT_OPTIMIZE_OPTIONS / TT_PIPELINE_OPTIONS (e.g. turning one optimisation
 off), and TT_CACHE_DIR (the compile cache).
@@ -68,6 +73,7 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "min_partition_ops": 1,
     "threads": None,
     "opt_level": None,
+    "eager_ops": ("convolution_backward",),
 }
 
 
@@ -112,6 +118,11 @@ def _options(options: Optional[dict]) -> Dict[str, Any]:
                 f"the environment variables TT_OPTIMIZE_OPTIONS and "
                 f"TT_PIPELINE_OPTIONS)")
         settings[key] = value
+    eager = settings["eager_ops"]
+    if isinstance(eager, str) or not all(isinstance(op, str)
+                                         for op in eager):
+        raise ValueError(f"eager_ops must be a sequence of ATen op names "
+                         f"(e.g. ('convolution_backward',)), got {eager!r}")
     runtime.check_settings(settings["opt_level"], settings["threads"])
     return settings
 
@@ -167,13 +178,16 @@ class _Support(OperatorSupportBase):
     """The nodes the importer compiles, less the ones excluded after they
     failed to compile."""
 
-    def __init__(self, excluded: Set[str]):
+    def __init__(self, excluded: Set[str], eager_ops=()):
         self.excluded = excluded
+        self.eager_ops = frozenset(eager_ops)
 
     def is_node_supported(self, submodules, node: torch.fx.Node) -> bool:
         if node.op != "call_function" or node.name in self.excluded:
             return False
         name = _op_name(node.target)
+        if name in self.eager_ops:
+            return False
         if name == "getitem":
             source = node.args[0]
             return isinstance(source, torch.fx.Node) and \
@@ -495,7 +509,7 @@ def _partitioned(gm: torch.fx.GraphModule, settings, where: str,
                  excluded: Set[str] = frozenset()) -> torch.fx.GraphModule:
     """`gm` with its supported nodes fused into CompiledPartition
     submodules and the others left to run eagerly."""
-    support = _Support(set(excluded))
+    support = _Support(set(excluded), settings["eager_ops"])
     partitioner = CapabilityBasedPartitioner(
         gm, support, allows_single_node_partition=True)
     partitions = [p for p in partitioner.propose_partitions()
@@ -507,7 +521,8 @@ def _partitioned(gm: torch.fx.GraphModule, settings, where: str,
              if n.op == "call_function" and n not in inside and
              _is_compute(n)]
     unsupported = [n for n in eager
-                   if not support.is_node_supported({}, n)]
+                   if not support.is_node_supported({}, n) and
+                   _op_name(n.target) not in support.eager_ops]
     _report_eager(unsupported, settings, where)
     fused = partitioner.fuse_partitions(partitions, prefix="tinytensor_")
     count = 0

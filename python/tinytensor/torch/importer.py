@@ -36,7 +36,8 @@ import torch.utils._pytree as pytree
 from ..shapes import DynamicDims
 from ..tracing import Tracer, current_trace
 from . import (attention, complex, creation, elementwise, indexing, layout,
-               linear, quantized, random, reductions, scatter, vision)
+               linalg, linear, quantized, random, reductions, scatter,
+               vision)
 # The dtype conversions, also imported from here (frontend.py, dynamo.py,
 # the op families' lazy imports).
 from .common import (_TORCH_TO_NUMPY, numpy_dtype,  # noqa: F401
@@ -50,8 +51,8 @@ from .errors import UnsupportedOpError
 #: random.py's `OPS` (called with the program's generator first). Each
 #: name is in one table only (an error at import otherwise), so the order
 #: decides nothing.
-_FAMILIES = (elementwise, reductions, linear, layout, creation, indexing,
-             scatter, vision, attention, quantized)
+_FAMILIES = (elementwise, reductions, linear, linalg, layout, creation,
+             indexing, scatter, vision, attention, quantized)
 
 
 def _merge_tables(tables) -> Dict[str, Callable]:

@@ -177,8 +177,57 @@ def _gather(x, dim, index, sparse_grad=False):
     return as_tracer(x)[tuple(key)]
 
 
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False,
+                  mode=0, sparse=False, per_sample_weights=None,
+                  include_last_offset=False, padding_idx=-1):
+    """aten._embedding_bag / _embedding_bag_forward_only: the rows of
+    `weight` at `indices`, reduced per bag (sum, mean or max; an empty bag
+    gives zeros), bag b holding the indices from offsets[b] to the next
+    offset. Also PyTorch's (offset2bag, bag_size, max_indices) as its CPU
+    kernel gives them: for a sum, bag sizes and max indices of zeros;
+    for a mean, the bag sizes twice; for a max, the row each maximum came
+    from."""
+    indices = as_tracer(indices)
+    n = int(indices.shape[0])
+    starts = as_tracer(offsets)
+    bags = int(starts.shape[0]) - (1 if include_last_offset else 0)
+    if include_last_offset:
+        starts = starts[:bags]
+    positions = np.arange(n, dtype=np.int64)
+    bag = np.sum((starts[None, :] <= positions[:, None]).astype(np.int64),
+                 axis=1) - 1  # the bag of each index
+    member = bag[None, :] == np.arange(bags, dtype=np.int64)[:, None]
+    if padding_idx is not None and padding_idx >= 0:
+        member = member & (indices != padding_idx)[None, :]
+    rows = np.take(as_tracer(weight), indices, axis=0)  # (n, d)
+    if per_sample_weights is not None:
+        rows = rows * as_tracer(per_sample_weights)[:, None]
+    dtype = rows.dtype
+    count = np.sum(member.astype(np.int64), axis=1)
+    weights = member.astype(dtype)
+    zeros = np.zeros((bags,), np.int64)
+    if mode == 0:
+        return weights @ rows, bag, zeros, zeros
+    if mode == 1:
+        total = weights @ rows
+        mean = total / np.maximum(count, 1).astype(dtype)[:, None]
+        return mean, bag, count, count
+    if mode == 2:
+        values = np.where(member[:, :, None], rows[None, :, :],
+                          dtype.type(-np.inf))
+        best = np.argmax(values, axis=1)  # (bags, d)
+        top = np.max(values, axis=1)
+        top = np.where(count[:, None] > 0, top, dtype.type(0))
+        chosen = np.take(indices, best, axis=0).astype(np.int64)
+        return top, bag, count, np.where(count[:, None] > 0, chosen,
+                                         np.int64(0))
+    raise UnsupportedOpError(f"embedding_bag with mode {mode}")
+
+
 ATEN_OPS = {
     "embedding": _embedding,
+    "_embedding_bag": embedding_bag,
+    "_embedding_bag_forward_only": embedding_bag,
     "index_select": _index_select, "gather": _gather,
     "flip": flip,
     "repeat": repeat,

@@ -622,7 +622,60 @@ def upsample_nearest_backward(grad, output_size, input_size, *scales):
     return grad
 
 
+def convolution_backward(grad, x, weight, bias_sizes, stride, padding,
+                         dilation, transposed, output_padding, groups,
+                         output_mask):
+    """aten.convolution_backward of a convolution (not transposed):
+    (grad_input, grad_weight, grad_bias), each where output_mask asks.
+    grad_input is the transposed convolution of the gradient (with the
+    output padding that gives back the input's size); grad_weight is, per
+    group, the convolution of the input (channels as the batch) with the
+    gradient (batch as the channels), strides and dilations swapped,
+    cropped to the kernel; grad_bias sums the gradient over all but the
+    channels."""
+    if transposed:
+        raise UnsupportedOpError("convolution_backward of a transposed "
+                                 "convolution")
+    grad, x, w = as_tracer(grad), as_tracer(x), as_tracer(weight)
+    nd = w.ndim - 2
+    stride, dilation = _tuple(stride, nd), _tuple(dilation, nd)
+    padding = _tuple(padding, nd)
+    groups = int(groups)
+    kernel = [int(k) for k in w.shape[2:]]
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        extra = []
+        for i in range(nd):
+            size = (int(grad.shape[2 + i]) - 1) * stride[i] - 2 * padding[i] \
+                + dilation[i] * (kernel[i] - 1) + 1
+            extra.append(int(x.shape[2 + i]) - size)
+        grad_input = convolution(grad, w, None, stride, padding, dilation,
+                                 True, extra, groups)
+    if output_mask[1]:
+        c_in = int(x.shape[1]) // groups
+        c_out = int(w.shape[0]) // groups
+        spatial = list(range(2, 2 + nd))
+        parts = []
+        for g in range(groups):
+            xg = x[:, g * c_in:(g + 1) * c_in]
+            gg = grad[:, g * c_out:(g + 1) * c_out]
+            # (c_in, n, ...) convolved with (c_out, n, ...): (c_in, c_out, ...)
+            out = convolution(np.transpose(xg, [1, 0] + spatial),
+                              np.transpose(gg, [1, 0] + spatial), None,
+                              dilation, padding, stride, False,
+                              [0] * nd, 1)
+            crop = (slice(None), slice(None)) + tuple(
+                slice(0, k) for k in kernel)
+            parts.append(np.transpose(out[crop], [1, 0] + spatial))
+        grad_weight = parts[0] if groups == 1 else \
+            np.concatenate(parts, axis=0)
+    if output_mask[2]:
+        grad_bias = np.sum(grad, axis=tuple([0] + list(range(2, 2 + nd))))
+    return grad_input, grad_weight, grad_bias
+
+
 ATEN_OPS = {
+    "convolution_backward": convolution_backward,
     "upsample_nearest1d_backward": upsample_nearest_backward,
     "upsample_nearest2d_backward": upsample_nearest_backward,
     "upsample_nearest3d_backward": upsample_nearest_backward,
