@@ -75,7 +75,8 @@ FAMILIES = [
         "constant_pad_nd"]),
     ("Random (counter-based, seeded from torch's generator)", [
         "rand", "rand_like", "randn", "randn_like", "randint", "uniform",
-        "normal_functional", "exponential", "bernoulli", "dropout",
+        "normal_functional", "exponential", "bernoulli", "multinomial",
+        "dropout",
         "native_dropout", "rrelu_with_noise_functional"]),
     ("Indexing", ["embedding", "_embedding_bag", "_embedding_bag_forward_only",
                   "index", "index_select", "gather", "slice",

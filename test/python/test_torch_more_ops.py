@@ -577,3 +577,12 @@ def test_convolution_backward(stride, groups):
     check(Fn(lambda g, x, w: torch.ops.aten.convolution_backward(
         g, x, w, [6], [stride, stride], [1, 1], [1, 1], False, [0, 0],
         groups, [True, True, True])), g, x, w, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_integer_mean_rounds_down(include_self):
+    x, index = torch.tensor([10, -7, 5, 3]), torch.tensor([0, 0, 1, 1, 2])
+    src = torch.tensor([1, 2, -9, 4, 6])
+    check(Fn(lambda x, i, s: x.scatter_reduce(0, i, s, "mean",
+                                              include_self=include_self)),
+          x, index, src)

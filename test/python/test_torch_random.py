@@ -107,3 +107,25 @@ def test_torch_compile_trains_with_dropout():
     model(x).pow(2).mean().backward()
     assert not torch.allclose(grad, model[0].weight.grad)
     torch._dynamo.reset()
+
+
+@pytest.mark.parametrize("replacement", [True, False])
+def test_multinomial(replacement):
+    weights = torch.tensor([[1.0, 0.0, 3.0, 4.0, 2.0], [5.0, 1.0, 1.0, 1.0,
+                                                        2.0]])
+    n = 20000 if replacement else 4
+    draw = ttorch.jit(Fn(lambda w: torch.multinomial(w, n, replacement)))
+    samples = draw(weights)
+    assert samples.shape == (2, n) and samples.dtype == torch.int64
+    assert int(samples.min()) >= 0 and int(samples.max()) <= 4
+    if replacement:
+        assert not (samples[0] == 1).any()  # a zero weight is never drawn
+        frequency = torch.stack([torch.bincount(r, minlength=5)
+                                 for r in samples]).double() / n
+        expected = weights / weights.sum(1, keepdim=True)
+        torch.testing.assert_close(frequency, expected.double(), atol=0.02,
+                                   rtol=0)
+    else:
+        for row in samples:  # distinct categories, none of weight 0
+            assert len(set(row.tolist())) == n
+        assert 1 not in samples[0].tolist()

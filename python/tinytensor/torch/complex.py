@@ -101,12 +101,6 @@ def _common(*values) -> np.dtype:
         else np.dtype(np.float32)
 
 
-def _scalar(v):
-    """A Python number as a Complex of 0-d float64 parts."""
-    v = complex(v)
-    return Complex(np.float64(v.real), np.float64(v.imag))
-
-
 def _operand(v, dtype):
     if isinstance(v, (int, float, complex)) and not isinstance(v, bool):
         s = complex(v)

@@ -187,12 +187,41 @@ def rrelu_with_noise_functional(gen, x, noise, lower=0.125, upper=1 / 3,
         np.where(negative, slope, dtype.type(1))
 
 
+def multinomial(gen, x, num_samples, replacement=False, *, generator=None):
+    """Category indices drawn with probabilities proportional to the rows
+    of `x`: with replacement by the inverse of the cumulative
+    distribution (the number of categories whose cumulative weight is at
+    most a uniform draw), without by the Gumbel top-k (the num_samples
+    largest log w + Gumbel noise)."""
+    x = as_tracer(x)
+    if x.ndim not in (1, 2):
+        raise UnsupportedOpError(f"multinomial of a rank-{x.ndim} tensor")
+    wide = np.float64 if x.dtype == np.float64 else np.float32
+    w = x.astype(wide)
+    k = int(x.shape[-1])
+    rows = tuple(int(d) for d in x.shape[:-1])
+    if replacement:
+        cdf = np.cumsum(w, axis=-1)
+        cdf = cdf / cdf[..., -1:]
+        u = gen.uniform(rows + (int(num_samples),), wide)
+        below = cdf[..., None, :k - 1] <= u[..., :, None]
+        return np.sum(below.astype(np.int64), axis=-1)
+    if num_samples > k:
+        raise ValueError(f"multinomial: {num_samples} samples without "
+                         f"replacement from {k} categories")
+    u = gen.uniform(rows + (k,), wide)
+    keys = np.log(w) - np.log(-np.log(np.maximum(u, wide(1e-30))))
+    from .reductions import _topk  # the importer imports this module
+    return _topk(keys, int(num_samples), -1)[1].astype(np.int64)
+
+
 #: The random ATen ops, each called with the program's Generator first.
 OPS = {
     "rand": rand, "rand_like": rand_like, "randn": randn,
     "randn_like": randn_like, "randint": randint, "uniform": uniform,
     "normal_functional": normal, "exponential": exponential,
     "bernoulli": bernoulli, "native_dropout": native_dropout,
+    "multinomial": multinomial,
     "dropout": dropout,
     "rrelu_with_noise_functional": rrelu_with_noise_functional,
 }

@@ -191,13 +191,14 @@ def scatter_add(x, dim, index, src):
 
 def scatter_reduce(x, dim, index, src, reduce: str,
                    include_self: bool = True):
-    """aten.scatter_reduce.two: sum, prod, amax, amin and mean (float),
-    with or without the tensor's own values."""
+    """aten.scatter_reduce.two: sum, prod, amax, amin and mean (of
+    integers rounded down, as PyTorch's), with or without the tensor's own
+    values."""
     x = as_tracer(x)
     if reduce == "mean":
-        if not is_float(x.dtype):
-            raise UnsupportedOpError(
-                "scatter_reduce mean of an integer tensor")
+        if x.dtype == np.bool_:
+            raise UnsupportedOpError("scatter_reduce mean of a boolean "
+                                     "tensor")
         ones = np.ones(_shape(index), dtype=x.dtype)
         base = x if include_self else _element_scatter(
             "set", x, dim, index, np.zeros(_shape(index), x.dtype))
@@ -205,7 +206,9 @@ def scatter_reduce(x, dim, index, src, reduce: str,
         counts = _element_scatter(
             "add", np.ones(_shape(x), x.dtype) if include_self
             else np.zeros(_shape(x), x.dtype), dim, index, ones)
-        return np.where(counts > 0, total / np.maximum(counts, 1), total)
+        divisor = np.maximum(counts, 1)
+        mean = total / divisor if is_float(x.dtype) else total // divisor
+        return np.where(counts > 0, mean, total)
     mode = _REDUCE_MODES.get(reduce)
     if mode is None:
         raise UnsupportedOpError(f"scatter_reduce with reduce={reduce!r}")
