@@ -185,9 +185,26 @@ def _topk(x, k, dim=-1, largest=True, sorted=True):
     return values[keep], indices[keep]
 
 
-#: The longest axis a cumulative product is unrolled along (one multiply
+#: The longest axis a scan other than cumsum is unrolled along (one step
 #: per element of the axis; tt has no scan but cumsum).
-_MAX_CUMPROD = 256
+_MAX_SCAN = 256
+
+
+def _unrolled_scan(what: str, x, dim, step):
+    """The inclusive scan of `x` along `dim` by `step(running, next)`,
+    unrolled along the axis (at most _MAX_SCAN elements)."""
+    axis = dim % max(_dim(x), 1)
+    n = np.shape(x)[axis] if _dim(x) else 1
+    if n > _MAX_SCAN:
+        raise UnsupportedOpError(f"{what} along an axis of {n} elements "
+                                 f"(at most {_MAX_SCAN})")
+    if _dim(x) == 0 or n == 1:
+        return x
+    parts = np.split(x, n, axis=axis)
+    running = [parts[0]]
+    for part in parts[1:]:
+        running.append(step(running[-1], part))
+    return np.concatenate(running, axis=axis)
 
 
 def _cumprod(x, dim, dtype=None):
@@ -195,41 +212,21 @@ def _cumprod(x, dim, dtype=None):
         x = _cast(x, numpy_dtype(dtype))
     elif _dtype_of(x).kind in "biu":
         x = _cast(x, np.int64)
-    axis = dim % max(_dim(x), 1)
-    n = np.shape(x)[axis] if _dim(x) else 1
-    if n > _MAX_CUMPROD:
-        raise UnsupportedOpError(f"cumprod along an axis of {n} elements "
-                                 f"(at most {_MAX_CUMPROD})")
-    if _dim(x) == 0 or n == 1:
-        return x
-    parts = np.split(x, n, axis=axis)
-    running = [parts[0]]
-    for part in parts[1:]:
-        running.append(running[-1] * part)
-    return np.concatenate(running, axis=axis)
+    return _unrolled_scan("cumprod", x, dim, lambda a, b: a * b)
+
+
+def _logaddexp(a, b):
+    """log(exp(a) + exp(b)) = max + log1p(exp(-|a - b|)); -inf with -inf
+    stays -inf (the difference would be NaN)."""
+    high = np.maximum(a, b)
+    step = high + np.log1p(np.exp(-np.abs(a - b)))
+    return np.where(high == -np.inf, high, step)
 
 
 def _logcumsumexp(x, dim):
-    """log(cumsum(exp(x))) along `dim`, each step logaddexp(running, x_i)
-    = max + log1p(exp(-|difference|)): exact where one shift by the
-    row's maximum would underflow the early terms. Unrolled along the
-    axis (at most _MAX_CUMPROD elements)."""
-    axis = dim % max(_dim(x), 1)
-    n = np.shape(x)[axis] if _dim(x) else 1
-    if n > _MAX_CUMPROD:
-        raise UnsupportedOpError(f"logcumsumexp along an axis of {n} "
-                                 f"elements (at most {_MAX_CUMPROD})")
-    if _dim(x) == 0 or n == 1:
-        return x
-    parts = np.split(x, n, axis=axis)
-    running = [parts[0]]
-    for part in parts[1:]:
-        a, b = running[-1], part
-        high = np.maximum(a, b)
-        step = high + np.log1p(np.exp(-np.abs(a - b)))
-        # -inf with -inf stays -inf (the difference would be NaN).
-        running.append(np.where(high == -np.inf, high, step))
-    return np.concatenate(running, axis=axis)
+    """log(cumsum(exp(x))) along `dim` by logaddexp steps: exact where one
+    shift by the row's maximum would underflow the early terms."""
+    return _unrolled_scan("logcumsumexp", x, dim, _logaddexp)
 
 
 ATEN_OPS = {
