@@ -32,6 +32,7 @@ from .builder import dtype_of, user_location
 from .runtime import Executable
 from .tracing import (ScopeRecorder, Tracer, TraceContext, as_tracer,
                       current_trace)
+from .shapes import DynamicDims
 from .types import ARGUMENT_DTYPES, DYNAMIC, SUPPORTED_DTYPES, TensorType
 
 _ENTRY = "main"
@@ -584,7 +585,7 @@ class JitFunction:
     def __init__(self, fn, *, static_argnums=(), static_argnames=(),
                  name: str = _ENTRY, cache_size: int = DEFAULT_CACHE_SIZE,
                  check_indices: bool = True, target: str = "cpu",
-                 freeze: bool = False):
+                 freeze: bool = False, dynamic=None):
         if not callable(fn):
             raise TypeError(f"jit expects a function, got {type(fn).__name__}")
         if not isinstance(cache_size, int) or cache_size < 1:
@@ -595,6 +596,19 @@ class JitFunction:
             raise ValueError(f"target must be 'cpu' or 'cuda', got {target!r}")
         if freeze and target != "cpu":
             raise ValueError("freeze=True is supported by the CPU target only")
+        if dynamic not in (None, False):
+            raise ValueError(f"dynamic must be None (automatic) or False "
+                             f"(one specialisation per shape), got "
+                             f"{dynamic!r}; compile_dynamic takes chosen "
+                             f"dimensions")
+        #: None: a dimension whose size changes between calls becomes
+        #: dynamic at the second size; False: one specialisation per
+        #: shape.
+        self.dynamic = dynamic if target == "cpu" else False
+        #: Per argument structure (static values, array dtypes and ranks,
+        #: captured arrays): the shapes first seen, the dimensions found to
+        #: change, and the dynamic specialisation that serves them.
+        self._families: Dict[tuple, "_ShapeFamily"] = {}
         #: Captured arrays are constants: read at the first call of each
         #: specialisation (see jit).
         self.freeze = bool(freeze)
@@ -798,14 +812,80 @@ class JitFunction:
                 return compiled
             if call.labels is None:
                 call.labels = self._labels_simple()
-            types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
-            compiled = Compiled(self.fn, self._builder(call), types_, scope,
-                                self.name, owner=self, key=key)
-            self._misses += 1
+            compiled = self._dynamic_lookup(call, scope, key)
+            if compiled is None:
+                types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
+                compiled = Compiled(self.fn, self._builder(call), types_,
+                                    scope, self.name, owner=self, key=key)
+                self._misses += 1
+                self._note_specialisation(call, scope)
+                self._remember_shapes(call, scope)
             self._cache[key] = compiled
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
-            self._note_specialisation(call, scope)
+        return compiled
+
+    def _family_key(self, call: _Arguments, scope) -> tuple:
+        """The argument structure: static values, array dtypes and ranks,
+        captured arrays."""
+        return (call.key[0], tuple((a.dtype, a.ndim) for a in call.arrays),
+                self._scope_key(scope))
+
+    def _remember_shapes(self, call: _Arguments, scope) -> None:
+        """Records the shapes of the first specialisation of a structure
+        that compiled (automatic dynamic shapes compare later calls with
+        them)."""
+        if self.dynamic is None and call.arrays:
+            self._families.setdefault(
+                self._family_key(call, scope),
+                _ShapeFamily(tuple(tuple(a.shape) for a in call.arrays)))
+
+    def _dynamic_lookup(self, call: _Arguments, scope, key):
+        """The dynamic specialisation that serves this call (compiled now
+        if its arrays differ from the first call of their structure in the
+        sizes of some dimensions), or None for a static one."""
+        if self.dynamic is False or not call.arrays:
+            return None
+        shapes = tuple(tuple(a.shape) for a in call.arrays)
+        family = self._families.get(self._family_key(call, scope))
+        if family is None:
+            # The first shape compiles static (and is remembered once it
+            # compiled: see _remember_shapes).
+            return None
+        compiled = family.compiled
+        if compiled is not None and _serves(compiled, shapes):
+            self._hits += 1
+            return compiled
+        changed = family.changed(shapes)
+        if changed is None or family.refused:
+            return None
+        symbols = family.symbols(changed, shapes)
+        if len(set(symbols.values())) != 1:
+            family.refused = True
+            warnings.warn(
+                f"jit({_name(self.fn)}): sizes changed by different amounts "
+                f"between calls ({_describe_changes(family.shapes, shapes)}); "
+                f"each shape compiles a specialisation of its own "
+                f"(compile_dynamic with the outputs' dimensions spelled out "
+                f"takes them)", RecompilationWarning, stacklevel=4)
+            return None
+        dims = DynamicDims(symbols)
+        types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
+        try:
+            compiled = Compiled(self.fn, self._builder(call), types_, scope,
+                                self.name, owner=self, key=key,
+                                dynamic=dims)
+        except Exception as e:  # a static compile reports a real error
+            family.refused = True
+            warnings.warn(
+                f"jit({_name(self.fn)}): the sizes that changed between "
+                f"calls cannot be dynamic ({e}); each shape compiles a "
+                f"specialisation of its own (jit(..., dynamic=False) asks "
+                f"for that)", RecompilationWarning, stacklevel=4)
+            return None
+        self._misses += 1
+        family.compiled = compiled
+        family.dims = set(changed)
         return compiled
 
     def _note_specialisation(self, call: _Arguments, scope) -> None:
@@ -881,6 +961,60 @@ class JitFunction:
         return f"<tinytensor.jit {getattr(self.fn, '__qualname__', _name(self.fn))}>"
 
 
+class _ShapeFamily:
+    """The calls of one argument structure: the shapes first seen, the
+    dimensions made dynamic and the specialisation compiled for them."""
+
+    def __init__(self, shapes):
+        self.shapes = shapes
+        self.dims = set()
+        self.compiled = None
+        self.refused = False
+
+    def changed(self, shapes):
+        """The (array, dimension) pairs to make dynamic for `shapes` (those
+        made dynamic before, and those whose size differs from the first
+        call's), or None when none can: a size 1 changed (broadcasting
+        would change) or nothing new changed."""
+        dims = set(self.dims)
+        for i, (first, now) in enumerate(zip(self.shapes, shapes)):
+            for d, (a, b) in enumerate(zip(first, now)):
+                if a != b:
+                    if min(a, b) <= 1:
+                        return None
+                    dims.add((i, d))
+        if not dims or dims == self.dims and self.compiled is not None:
+            return None
+        return dims
+
+    def symbols(self, dims, shapes):
+        """One symbol per pair of sizes (first call, this call): dimensions
+        that had equal sizes both times share it."""
+        names = {}
+        inputs = {}
+        for i, d in sorted(dims):
+            pair = (self.shapes[i][d], shapes[i][d])
+            inputs[(i, d)] = names.setdefault(pair, f"s{len(names)}")
+        return inputs
+
+
+def _describe_changes(first, now) -> str:
+    return ", ".join(f"argument array #{i} dimension {d}: {a} -> {b}"
+                     for i, (f, n) in enumerate(zip(first, now))
+                     for d, (a, b) in enumerate(zip(f, n)) if a != b)
+
+
+def _serves(compiled: "Compiled", shapes) -> bool:
+    """Whether a dynamic specialisation takes arrays of these shapes."""
+    if not all(t.accepts(s) for t, s in zip(compiled.input_types, shapes)):
+        return False
+    try:
+        compiled.dynamic.sizes(list(shapes))
+    except ValueError:
+        return False
+    return True
+
+
 def _count_arrays(node) -> int:
     if node is pytree.ARRAY:
         return 1
@@ -894,7 +1028,7 @@ _ARGUMENT_DTYPES = frozenset(np.dtype(d) for d in ARGUMENT_DTYPES)
 
 def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
         cache_size=DEFAULT_CACHE_SIZE, check_indices=True, target="cpu",
-        freeze=False):
+        freeze=False, dynamic=None):
     """Compiles a NumPy function on first call per argument types:
     `jit(f)`, `@jit`, or `@jit(static_argnames=("n_head",))`.
 
@@ -919,13 +1053,26 @@ def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
     Rebinding a captured name to another array compiles a new
     specialisation; changing a captured array in place afterwards is not
     supported (the prepared copies would not see it). CPU target only.
+
+    Automatic dynamic shapes (`dynamic=None`, the default): when a call's
+    arrays differ from an earlier call's with the same structure only in
+    some dimensions' sizes (none of them 1), those dimensions become
+    dynamic: one specialisation compiled for every size of them (see
+    `compile_dynamic`), which every later size reuses. A function that
+    cannot take them dynamic (an op whose result depends on a size as a
+    number), or whose changed dimensions changed by different sizes
+    (which output dimension is which would be a guess: `compile_dynamic`
+    with its outputs spelled out takes them), is compiled per shape
+    instead, with a RecompilationWarning saying why. `dynamic=False`
+    compiles one specialisation per shape. CPU target only (cuda: per
+    shape).
     """
     def wrap(f):
         return JitFunction(f, static_argnums=static_argnums,
                            static_argnames=static_argnames, name=name,
                            cache_size=cache_size,
                            check_indices=check_indices, target=target,
-                           freeze=freeze)
+                           freeze=freeze, dynamic=dynamic)
     if fn is None:
         return wrap
     return wrap(fn)

@@ -4,12 +4,14 @@ runtime call path and error reporting, compared against NumPy itself."""
 import gc
 import re
 import traceback
+import warnings
 
 import numpy as np
 import pytest
 
 import tinytensor
 from tinytensor import Compiled, TensorType, jit
+from tinytensor.jit import RecompilationWarning
 from tinytensor.types import DYNAMIC
 
 from arrays import positive, randint, randn, rng  # noqa: E402
@@ -99,7 +101,7 @@ def test_specialisation_reuses_and_recompiles(compiles):
         calls["n"] += 1
         return x * 2.0 + bias
 
-    f = jit(body)
+    f = jit(body, dynamic=False)  # one specialisation per shape
     x, b = randn(2, 3), randn(3)
     assert_same(f(x, b), x * 2.0 + b)
     assert calls["n"] == compiles["n"] == 1
@@ -1310,3 +1312,67 @@ def test_boolean_mask_indexing_is_rejected():
 
 def test_integer_array_index_on_second_axis():
     check(lambda a: a[:, [0, 2]], randn(4, 3))
+
+
+# -- automatic dynamic shapes -------------------------------------------------------
+
+def test_changing_size_compiles_once_more_then_reuses(compiles):
+    """A dimension whose size changes becomes dynamic at the second size;
+    every later size reuses that specialisation."""
+    f = jit(lambda x, w: np.tanh(x @ w) + x.sum(axis=0))
+    w = randn(6, 6)
+    for n in (3, 5, 9, 17, 4, 5):
+        x = randn(n, 6)
+        assert_same(f(x, w), np.tanh(x @ w) + x.sum(axis=0), rtol=1e-5,
+                    atol=1e-5)
+    assert compiles["n"] == 2
+    assert f.cache_info().misses == 2
+    # A new dtype is a new structure: static first, as before.
+    f(randn(3, 6).astype(np.float64), w.astype(np.float64))
+    assert compiles["n"] == 3
+
+
+def test_growing_sequence_loop_compiles_twice():
+    """The greedy-generation loop of issue 38: a list of token ids that
+    grows by one each call."""
+    table = randn(50, 8)
+
+    @jit
+    def step(ids):
+        h = table[ids] + table[range(len(ids))]  # tokens and positions
+        return h.sum(axis=-1)
+
+    ids = [1, 2, 3]
+    for _ in range(12):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RecompilationWarning)
+            out = step(ids)
+        assert_same(out, step.fn(ids))
+        ids.append(int(np.argmax(out)) % 50)
+    assert step.cache_info().misses == 2
+
+
+def test_sizes_that_change_apart_compile_per_shape():
+    f = jit(lambda x, y: x.sum() + y.sum())
+    f(randn(3), randn(4))
+    with pytest.warns(RecompilationWarning, match="different amounts"):
+        f(randn(5), randn(7))
+    f(randn(6), randn(8))
+    assert f.cache_info().misses == 3
+
+
+def test_size_one_and_refusals_compile_per_shape():
+    # 1 -> 3 would change broadcasting: a specialisation of its own.
+    f = jit(lambda x: x + np.ones(3))
+    f(randn(1))
+    f(randn(3))
+    assert f.cache_info().misses == 2
+    # A size used as a number cannot be dynamic: the warning says so.
+    g = jit(lambda x: x * float(x.shape[0]))
+    g(randn(3))
+    x = randn(5)
+    with pytest.warns(RecompilationWarning, match="cannot be dynamic"):
+        got = g(x)
+    assert_same(got, x * 5.0)
+    g(randn(7))
+    assert g.cache_info().misses == 3

@@ -341,7 +341,7 @@ def test_concurrent_calls_of_different_specialisations():
 
 
 def test_cache_size_bounds_the_specialisations(compiles):
-    g = jit(lambda x: x + 1, cache_size=2)
+    g = jit(lambda x: x + 1, cache_size=2, dynamic=False)
     for n in (2, 3, 4):
         g(randn(n))
     assert len(g._cache) == 2

@@ -229,3 +229,34 @@ def test_refusal_names_the_submodule_and_the_line():
     message = str(info.value)
     assert "(Head)" in message and "test_torch_dynamic.py" in message
     assert "only all of a dynamic dimension can be taken" in message
+
+
+def test_automatic_dynamic_batch():
+    """Without dynamic_shapes, a batch size that changes makes the batch
+    dimension dynamic at the second size: two programs for any number of
+    sizes; dynamic=False compiles one per size."""
+    model = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 3))
+    run = ttorch.jit(model)
+    per_shape = ttorch.jit(model, dynamic=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for n in (2, 5, 9, 3, 17):
+            x = torch.randn(n, 8)
+            with torch.no_grad():
+                torch.testing.assert_close(run(x), model(x))
+            per_shape(x)
+    assert run.compilations == 2
+    assert per_shape.compilations == 5
+
+
+def test_automatic_dynamic_refusal_warns_and_compiles_per_shape():
+    class SizeAsNumber(nn.Module):
+        def forward(self, x):
+            return x * x.shape[0]  # the size becomes a constant
+
+    run = ttorch.jit(SizeAsNumber())
+    run(torch.randn(3, 2))
+    x = torch.randn(5, 2)
+    torch.testing.assert_close(run(x), x * 5)
+    run(torch.randn(7, 2))
+    assert run.compilations <= 3

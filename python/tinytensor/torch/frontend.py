@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import inspect
 import threading
+import warnings
 from typing import Sequence
 
 import numpy as np
 import torch
 
-from ..jit import jit as _np_jit
+from ..jit import RecompilationWarning, jit as _np_jit
 from .._mlir import ir, new_context
 from ..shapes import DynamicDims
 from .importer import (GraphProgram, UnsupportedOpError, capture,
@@ -223,6 +224,43 @@ def compile(model: torch.nn.Module, example_inputs,
     return compiled.module(output_type)
 
 
+def _structure(inputs, modes) -> tuple:
+    """Input ranks, dtypes and static values, and the modules' modes."""
+    return (tuple((t.dim(), t.dtype) if isinstance(t, torch.Tensor)
+                  else (type(t), t) for t in inputs), modes)
+
+
+def _shapes(inputs) -> tuple:
+    return tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else None
+                 for t in inputs)
+
+
+def _changed_dimensions(first, now):
+    """torch.export's dynamic_shapes (one entry per input) making the
+    dimensions whose sizes differ between `first` and `now` dynamic, one
+    Dim for them all; None when nothing changed, a size 1 did, or sizes
+    changed by different amounts."""
+    from torch.export import Dim
+    pairs, spec = set(), []
+    for a, b in zip(first, now):
+        if a is None:
+            spec.append(None)
+            continue
+        dims = {}
+        for d, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                if min(x, y) <= 1:
+                    return None
+                pairs.add((x, y))
+                dims[d] = None
+        spec.append(dims or None)
+    if len(pairs) != 1:
+        return None
+    size = Dim("size", min=2)
+    return tuple(None if dims is None else {d: size for d in dims}
+                 for dims in spec)
+
+
 class jit:
     """A compiled callable for `model`: the first call per input shapes and
     dtypes (and training/eval mode) compiles, later calls reuse it.
@@ -231,17 +269,33 @@ class jit:
     Dim("batch")}}`), the first call compiles one program whose symbolic
     dimensions take any size, and later calls of any batch size run it
     (inputs outside the ranges torch.export gave the dimensions get a
-    program of their own shapes). `compilations` counts the programs
-    compiled."""
+    program of their own shapes). Without it (`dynamic=None`, automatic),
+    the dimensions whose sizes differ from the first call's (none of them
+    1, all by the same sizes) become dynamic at the second size, as if
+    given in `dynamic_shapes`; a model that cannot take them dynamic is
+    compiled per shape, with a RecompilationWarning saying why.
+    `dynamic=False` compiles one program per shape. `compilations` counts
+    the programs compiled."""
 
-    def __init__(self, model: torch.nn.Module, dynamic_shapes=None):
+    def __init__(self, model: torch.nn.Module, dynamic_shapes=None,
+                 dynamic=None):
         if not isinstance(model, torch.nn.Module):
             raise TypeError(f"expected a torch.nn.Module, got "
                             f"{type(model).__name__}")
+        if dynamic not in (None, False):
+            raise ValueError(f"dynamic must be None (automatic) or False, "
+                             f"got {dynamic!r}; dynamic_shapes names "
+                             f"dimensions")
         self.model = model
         self._cache = {}
         self._dynamic_shapes = dynamic_shapes
         self._dynamic = {}
+        self._auto = dynamic is None and dynamic_shapes is None
+        #: Per input ranks, dtypes, static values and modes: the first
+        #: shapes compiled, and the program with dynamic dimensions (or
+        #: False once refused).
+        self._first_shapes = {}
+        self._auto_programs = {}
         #: Programs compiled so far (one per specialisation).
         self.compilations = 0
         self._lock = threading.Lock()
@@ -265,6 +319,10 @@ class jit:
         key = (tuple((tuple(t.shape), t.dtype) if isinstance(t, torch.Tensor)
                      else (type(t), t) for t in inputs), modes)
         compiled = self._cache.get(key)
+        if compiled is None and self._auto:
+            automatic = self._automatic_program(inputs, kwargs, modes)
+            if automatic is not None:
+                return automatic(*inputs)
         if compiled is None or kwargs:
             # A cached key's arguments have passed these checks before.
             self._check_arguments(inputs, kwargs)
@@ -275,7 +333,45 @@ class jit:
                     compiled = TorchCompiled(self.model, inputs)
                     self.compilations += 1
                     self._cache[key] = compiled
+                    self._first_shapes.setdefault(
+                        _structure(inputs, modes), _shapes(inputs))
         return compiled(*inputs)
+
+    def _automatic_program(self, inputs, kwargs, modes):
+        """The program with the dimensions that changed since the first
+        call of this structure dynamic (compiled at their second size), or
+        None: the first call, a size 1 changed, sizes changed apart, or
+        the model refused them (warned once)."""
+        structure = _structure(inputs, modes)
+        program = self._auto_programs.get(structure)
+        if program is not None:
+            return program if program and program.accepts(inputs) else None
+        first = self._first_shapes.get(structure)
+        if first is None:
+            return None
+        spec = _changed_dimensions(first, _shapes(inputs))
+        if spec is None:
+            return None
+        self._check_arguments(inputs, kwargs)
+        with self._lock:
+            if structure in self._auto_programs:
+                program = self._auto_programs[structure]
+                return program if program and program.accepts(inputs) \
+                    else None
+            try:
+                program = TorchCompiled(self.model, inputs, spec)
+            except Exception as e:  # the per-shape compile reports errors
+                self._auto_programs[structure] = False
+                warnings.warn(
+                    f"tinytensor.torch.jit({type(self.model).__name__}): "
+                    f"the sizes that changed between calls cannot be "
+                    f"dynamic ({type(e).__name__}: {e}); each shape "
+                    f"compiles a program of its own (dynamic=False asks "
+                    f"for that)", RecompilationWarning, stacklevel=3)
+                return None
+            self.compilations += 1
+            self._auto_programs[structure] = program
+        return program if program.accepts(inputs) else None
 
     def _dynamic_program(self, inputs, kwargs, modes) -> TorchCompiled:
         """The program with dynamic dimensions for inputs of these ranks,
