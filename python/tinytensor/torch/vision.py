@@ -449,27 +449,51 @@ def group_norm(x, weight, bias, n, channels, spatial, groups, eps):
         np.reshape(rstd, (int(n), int(groups)))
 
 
+def _scales_argument(scales):
+    """The scale factors of both overloads of the upsampling ops: one per
+    axis as separate arguments, or .vec's one list (or None); None when
+    none is given."""
+    if len(scales) == 1 and (scales[0] is None or
+                             isinstance(scales[0], (list, tuple))):
+        scales = scales[0]
+    if scales is None or all(s is None for s in scales):
+        return None
+    return list(scales)
+
+
+def _resize_geometry(sizes, output_size, scales, what: str):
+    """The output size and the scale factor (None: in / out) of each
+    spatial axis of a resize from `sizes`, given its output size or its
+    scale factors."""
+    nd = len(sizes)
+    if output_size is None:
+        if scales is None:
+            raise ValueError(f"{what}: neither output_size nor "
+                             f"scale_factors")
+        output_size = [int(np.floor(s * f)) for s, f in zip(sizes, scales)]
+    if isinstance(scales, (int, float)) or scales is None:
+        scales = [scales] * nd
+    return [int(o) for o in output_size], list(scales)
+
+
+def _nearest_sources(size: int, out: int, scale_factor) -> np.ndarray:
+    """The input position each of `out` positions reads in PyTorch's
+    "nearest": floor(o * scale), scale = in / out or 1 / the factor."""
+    scale = size / out if scale_factor is None else 1.0 / scale_factor
+    return np.minimum(np.floor(np.arange(out, dtype=np.float64) *
+                               np.float32(scale)).astype(np.int64), size - 1)
+
+
 def upsample_nearest(x, output_size=None, scales=None):
     """aten.upsample_nearest{1,2,3}d: output position o of each spatial
     axis reads input floor(o * scale), scale = in / out (or 1 / the given
     scale factor), as PyTorch's "nearest" computes it."""
     x = as_tracer(x)
-    nd = x.ndim - 2
     sizes = [int(d) for d in x.shape[2:]]
-    if output_size is None:
-        if scales is None:
-            raise ValueError("upsample_nearest: neither output_size nor "
-                             "scale_factors")
-        output_size = [int(np.floor(s * f)) for s, f in zip(sizes, scales)]
-    if isinstance(scales, (int, float)) or scales is None:
-        scales = [scales] * nd
-    for i in range(nd):
-        out = int(output_size[i])
-        scale = sizes[i] / out if scales[i] is None else 1.0 / scales[i]
-        src = np.minimum(np.floor(np.arange(out, dtype=np.float64) *
-                                  np.float32(scale)).astype(np.int64),
-                         sizes[i] - 1)
-        x = np.take(x, src, axis=2 + i)
+    output_size, scales = _resize_geometry(sizes, output_size, scales,
+                                           "upsample_nearest")
+    for i, (size, out) in enumerate(zip(sizes, output_size)):
+        x = np.take(x, _nearest_sources(size, out, scales[i]), axis=2 + i)
     return x
 
 
@@ -477,12 +501,7 @@ def upsample_nearest_aten(x, output_size, *scales):
     """Both overloads of aten.upsample_nearest{1,2,3}d: (x, output_size,
     scales per axis...) and .vec (x, output_size or None, scale_factors or
     None)."""
-    if len(scales) == 1 and (scales[0] is None or
-                             isinstance(scales[0], (list, tuple))):
-        return upsample_nearest(x, output_size, scales[0])
-    if all(s is None for s in scales):
-        return upsample_nearest(x, output_size, None)
-    return upsample_nearest(x, output_size, list(scales))
+    return upsample_nearest(x, output_size, _scales_argument(scales))
 
 
 def unfold(x, dimension: int, size: int, step: int):
@@ -553,18 +572,11 @@ def upsample_linear(x, output_size, align_corners, scales=None):
     align_corners, between floor(src) and the next position, as PyTorch's
     area_pixel_compute_source_index computes it (in float32)."""
     x = as_tracer(x)
-    nd = x.ndim - 2
     sizes = [int(d) for d in x.shape[2:]]
-    if output_size is None:
-        if scales is None:
-            raise ValueError("upsample: neither output_size nor "
-                             "scale_factors")
-        output_size = [int(np.floor(s * f)) for s, f in zip(sizes, scales)]
-    if isinstance(scales, (int, float)) or scales is None:
-        scales = [scales] * nd
+    output_size, scales = _resize_geometry(sizes, output_size, scales,
+                                           "upsample")
     wide = np.float64 if x.dtype == np.float64 else np.float32
-    for i in range(nd):
-        size, out = sizes[i], int(output_size[i])
+    for i, (size, out) in enumerate(zip(sizes, output_size)):
         o = np.arange(out, dtype=np.float32)
         if align_corners:
             scale = np.float32((size - 1) / (out - 1)) if out > 1 else 0.0
@@ -589,12 +601,8 @@ def upsample_linear_aten(x, output_size, align_corners, *scales):
     """Both overloads: (x, output_size, align_corners, scales per axis...)
     and .vec (x, output_size or None, align_corners, scale_factors or
     None)."""
-    if len(scales) == 1 and (scales[0] is None or
-                             isinstance(scales[0], (list, tuple))):
-        return upsample_linear(x, output_size, align_corners, scales[0])
-    if all(s is None for s in scales):
-        return upsample_linear(x, output_size, align_corners, None)
-    return upsample_linear(x, output_size, align_corners, list(scales))
+    return upsample_linear(x, output_size, align_corners,
+                           _scales_argument(scales))
 
 
 def upsample_nearest_backward(grad, output_size, input_size, *scales):
@@ -602,18 +610,12 @@ def upsample_nearest_backward(grad, output_size, input_size, *scales):
     sum of the gradients of the output positions that read it (forward:
     `upsample_nearest`), per spatial axis a product with a 0/1 matrix."""
     grad = as_tracer(grad)
-    nd = len(output_size)
-    if len(scales) == 1 and (scales[0] is None or
-                             isinstance(scales[0], (list, tuple))):
-        scales = scales[0]
-    scales = [None] * nd if scales is None or all(
-        s is None for s in scales) else list(scales)
-    for i in range(nd):
-        size, out = int(input_size[2 + i]), int(output_size[i])
-        scale = size / out if scales[i] is None else 1.0 / scales[i]
-        src = np.minimum(np.floor(np.arange(out, dtype=np.float64) *
-                                  np.float32(scale)).astype(np.int64),
-                         size - 1)
+    sizes = [int(d) for d in input_size[2:]]
+    output_size, scales = _resize_geometry(sizes, output_size,
+                                           _scales_argument(scales),
+                                           "upsample_nearest_backward")
+    for i, (size, out) in enumerate(zip(sizes, output_size)):
+        src = _nearest_sources(size, out, scales[i])
         reads = (src[:, None] == np.arange(size)[None, :]).astype(grad.dtype)
         axis = 2 + i
         order = [d for d in range(grad.ndim) if d != axis] + [axis]
