@@ -411,12 +411,15 @@ NB_MODULE(_ttDialects, m) {
         nb::dict d;
         d["cached_bytes"] = s.cachedBytes;
         d["limit_bytes"] = s.limitBytes;
+        d["peak_bytes"] = s.peakBytes;
+        d["automatic"] = s.automatic;
         d["hits"] = s.hits;
         d["misses"] = s.misses;
         return d;
       },
       "The cache of compiled code's buffers: bytes kept for reuse, their "
-      "limit (TT_BUFFER_CACHE_MB), allocations it served and missed.");
+      "limit (TT_BUFFER_CACHE_MB, or automatic: the peak in use), the peak "
+      "bytes in use, allocations it served and missed.");
   tt.def("release_cached_buffers", &tt::python::releaseCachedBuffers,
          "Returns the buffers kept for reuse to the system.");
 

@@ -119,11 +119,14 @@ def settings(opt_level: Optional[int] = None,
 def buffer_cache_stats() -> dict:
     """The cache of buffers that compiled code allocates (intermediate
     results, packed panels): `cached_bytes` kept for reuse, their
-    `limit_bytes` (TT_BUFFER_CACHE_MB, default 256; 0 turns reuse off),
-    and the allocations it served (`hits`) and did not (`misses`).
-    Released buffers of 1 MiB and more are kept, so the next call gets
-    buffers whose pages are mapped already instead of paying a page fault
-    per 4 KiB."""
+    `limit_bytes`, `peak_bytes` (the most bytes of such buffers in use at
+    once), whether the limit is `automatic`, and the allocations it served
+    (`hits`) and did not (`misses`). Released buffers of 128 KiB and more
+    are kept, so the next call gets buffers whose pages are mapped already
+    instead of paying a page fault per 4 KiB. The limit is
+    TT_BUFFER_CACHE_MB (0 turns reuse off), or when that is unset the peak
+    in use, between 256 MiB and a quarter of the machine's memory: what a
+    function's next call needs again."""
     return dict(tt.buffer_cache_stats())
 
 

@@ -444,7 +444,8 @@ def test_buffers_are_reused_across_calls():
     assert runtime.buffer_cache_stats()["cached_bytes"] == 0
 
 
-@pytest.mark.parametrize("value, warns", [("0", False), ("lots", True)])
+@pytest.mark.parametrize("value, warns",
+                         [("0", False), ("lots", True), ("", False)])
 def test_buffer_cache_size_from_the_environment(value, warns):
     script = textwrap.dedent("""
         import numpy as np
@@ -455,18 +456,23 @@ def test_buffer_cache_size_from_the_environment(value, warns):
             np.testing.assert_allclose(f(a), np.tanh(a @ a) @ a, rtol=1e-10,
                                        atol=1e-10)
         s = runtime.buffer_cache_stats()
-        print(s["cached_bytes"], s["limit_bytes"])
+        print(s["cached_bytes"], s["limit_bytes"], s["peak_bytes"],
+              int(s["automatic"]))
     """)
     env = dict(os.environ, TT_BUFFER_CACHE_MB=value)
     run = subprocess.run([sys.executable, "-c", script], env=env,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    cached, limit = map(int, run.stdout.split())
-    if warns:
-        assert "TT_BUFFER_CACHE_MB=lots" in run.stderr
-        assert limit == 256 << 20
+    cached, limit, peak, automatic = map(int, run.stdout.split())
+    assert ("TT_BUFFER_CACHE_MB=lots" in run.stderr) == warns
+    assert peak >= 600 * 600 * 8  # tanh(a @ a) at least
+    if value == "0":
+        assert cached == 0 and limit == 0 and not automatic
     else:
-        assert cached == 0 and limit == 0
+        # Unset or not a number: the automatic limit, the peak in use but
+        # at least 256 MiB, and the last call's buffers kept.
+        assert automatic and limit == max(256 << 20, peak)
+        assert cached > 0
 
 
 def test_thread_counts_agree():
