@@ -48,6 +48,7 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
   if (options.convMatmul) {
     tt::TTCPUConvolutionsOptions convolutions;
     convolutions.channelsLastDepthwise = options.depthwiseChannelsLast;
+    convolutions.patchBlocks = options.convPatchBlocks;
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUConvolutions(convolutions));
   }
   pm.addPass(createCanonicalizerPass());

@@ -42,6 +42,28 @@ def test_conv2d_shape_classes(batch, cin, cout, kernel, kwargs, size):
           torch.randn(batch, cin, *size))
 
 
+# Patches of more than 4 MB: computed a block of output rows at a time
+# (tt-cpu-convolutions' patch-blocks), blocks of 15, 11 and 7 rows.
+BLOCKED = [
+    (24, 20, 3, dict(padding=1), (45, 39)),                     # shallow
+    (40, 17, 3, dict(padding=2, dilation=2), (33, 29)),         # rows
+    (3, 64, 7, dict(stride=2, padding=3, bias=False), (97, 83)),  # stem
+]
+
+
+@pytest.mark.parametrize("cin,cout,kernel,kwargs,size", BLOCKED, ids=str)
+def test_conv2d_patch_blocks(cin, cout, kernel, kwargs, size, monkeypatch):
+    """Blocked patches and the whole ones give eager's result."""
+    model = nn.Conv2d(cin, cout, kernel, **kwargs)
+    x = torch.randn(7 if cin != 40 else 4, cin, *size)
+    check(model, x)
+    compiled = ttorch.compile(model, x, output_type="linalg-on-tensors")
+    assert "scf.forall" in str(compiled)
+    monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS",
+                        "conv-patch-blocks=false")
+    check(model, x)
+
+
 def test_conv2d_float64():
     check(nn.Conv2d(12, 9, 3, padding=1).double(),
           torch.randn(2, 12, 7, 6, dtype=torch.float64))

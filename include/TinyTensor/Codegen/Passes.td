@@ -108,7 +108,11 @@ def TTCPUConvolutions : Pass<"tt-cpu-convolutions", "func::FuncOp"> {
       columns (im2col, `[N, G, C, K..., O...]`, one parallel
       `linalg.generic`); a deeper one `[O, C * K] @ [F, C * K].T` over the
       patches as rows (`[N, G, O..., C, K...]`), its `[O, F]` result
-      transposed. The result is `[N, F, O...]` either way.
+      transposed. The result is `[N, F, O...]` either way. A 2-D one with
+      one group whose patches would leave the caches is computed a block
+      of output rows at a time (`patch-blocks`): an `scf.forall` over
+      images and blocks, each block's patch rows (channels innermost,
+      `[rows * OW, KH * KW * C]`) built just before its product.
     - one input and one output channel per group (depthwise): computed
       channels last, the padded input transposed to `[N, S..., C]`, the
       window sums vectorised along the channels (contiguous whatever the
@@ -120,13 +124,18 @@ def TTCPUConvolutions : Pass<"tt-cpu-convolutions", "func::FuncOp"> {
     `conv-matmul=false` (`tt-lower-to-nvvm` turns it off); the
     measurements behind the choices are in `Convolutions.cpp`.
   }];
-  let options = [
-    Option<"channelsLastDepthwise", "channels-last-depthwise", "bool",
-           /*default=*/"true",
-           "Compute depthwise convolutions channels last (vectors of "
-           "channels) instead of as the direct reduction">
-  ];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let options =
+      [Option<"channelsLastDepthwise", "channels-last-depthwise", "bool",
+              /*default=*/"true",
+              "Compute depthwise convolutions channels last (vectors of "
+              "channels) instead of as the direct reduction">,
+       Option<"patchBlocks", "patch-blocks", "bool", /*default=*/"true",
+              "Build the patch rows of a dense 2-D convolution a block of "
+              "output rows at a time, each just before its product, when all "
+              "of them would leave the caches">];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -50,6 +50,14 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
                      "channels last, vectors of channels "
                      "(--tt-cpu-convolutions' channels-last-depthwise)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> convPatchBlocks{
+      *this, "conv-patch-blocks",
+      llvm::cl::desc("With conv-matmul: build a dense 2-D convolution's "
+                     "patch rows a block of output rows at a time, just "
+                     "before the block's product, when all of them would "
+                     "leave the caches (--tt-cpu-convolutions' "
+                     "patch-blocks)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> sinkRowSelections{
       *this, "sink-row-selections",
       llvm::cl::desc("Compute only the rows of a value that its uses select "

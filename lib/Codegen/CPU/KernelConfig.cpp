@@ -593,12 +593,44 @@ std::optional<unsigned> transposedInputLoop(linalg::LinalgOp op) {
   unsigned innermost = op.getNumLoops() - 1;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    if (map.getNumResults() < 2 || !map.isProjectedPermutation())
+    if (map.getNumResults() < 2)
       continue;
-    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-    if (last && last.getPosition() != innermost &&
-        map.isFunctionOfDim(innermost))
-      return last.getPosition();
+    if (map.isProjectedPermutation()) {
+      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+      if (last && last.getPosition() != innermost &&
+          map.isFunctionOfDim(innermost))
+        return last.getPosition();
+      continue;
+    }
+    // A window's read (convolution patches): the innermost dimension is a
+    // sum of loops, one of them with a unit coefficient, and the op's
+    // innermost loop indexes another dimension on its own.
+    ArrayRef<AffineExpr> results = map.getResults();
+    bool innermostAlone = llvm::any_of(results.drop_back(), [&](AffineExpr e) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      return dim && dim.getPosition() == innermost;
+    });
+    if (!innermostAlone || results.back().isFunctionOfDim(innermost))
+      continue;
+    // Of the loops with a unit coefficient, the longest (the output
+    // column, not the kernel's).
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    std::optional<unsigned> unit;
+    auto consider = [&](AffineExpr e) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (dim && (!unit || ranges[dim.getPosition()] > ranges[*unit]))
+        unit = dim.getPosition();
+    };
+    consider(results.back());
+    results.back().walk([&](AffineExpr e) {
+      auto add = dyn_cast<AffineBinaryOpExpr>(e);
+      if (add && add.getKind() == AffineExprKind::Add) {
+        consider(add.getLHS());
+        consider(add.getRHS());
+      }
+    });
+    if (unit)
+      return unit;
   }
   return std::nullopt;
 }

@@ -986,9 +986,28 @@ struct CPUTileAndFusePass
     auto op = cast<linalg::LinalgOp>(current);
     Value rhs = op.getDpsInputOperand(1)->get();
     if (config.packColumns <= 0 || !getMatmulDims(op) ||
-        (config.packTransposed && !isa<linalg::GenericOp>(current)) ||
-        !rhs.getDefiningOp<tensor::ExtractSliceOp>())
+        (config.packTransposed && !isa<linalg::GenericOp>(current)))
       return {};
+    // A matmul that no level tiled along B (a product inside a loop of its
+    // own, as a convolution's blocked patches are) packs all of B, read
+    // through a whole slice.
+    if (!rhs.getDefiningOp<tensor::ExtractSliceOp>()) {
+      auto type = dyn_cast<RankedTensorType>(rhs.getType());
+      if (!type || !type.hasStaticShape() ||
+          op->getParentOfType<scf::ForallOp>() == nullptr)
+        return {};
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(op);
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes,
+          strides(type.getRank(), rewriter.getIndexAttr(1));
+      for (int64_t size : type.getShape())
+        sizes.push_back(rewriter.getIndexAttr(size));
+      rhs = tensor::ExtractSliceOp::create(rewriter, op.getLoc(), rhs, offsets,
+                                           sizes, strides);
+      rewriter.modifyOpInPlace(op, [&] { op.getDpsInputOperand(1)->set(rhs); });
+    }
     if (!config.packTransposed && !isPartialRowsSlice(rhs))
       return {};
     if (Value block = wholePackedBlock(rewriter, op, config))

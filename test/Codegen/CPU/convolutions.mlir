@@ -2,6 +2,7 @@
 // RUN: tiny-opt %s --tt-optimize -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=OPT
 // RUN: tiny-opt %s --tt-optimize=conv-matmul=false -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=OFF
 // RUN: tiny-opt %s --tt-to-linalg '--tt-cpu-convolutions=channels-last-depthwise=false' -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=DIRECT
+// RUN: tiny-opt %s --tt-optimize=conv-patch-blocks=false -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=WHOLE
 
 // The CPU strategy for convolutions, one function per shape class.
 
@@ -110,3 +111,35 @@ func.func @multiplier(%x: tensor<1x3x8x8xf32>, %w: tensor<6x1x3x3xf32>) -> tenso
   %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 3 : (tensor<1x3x8x8xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x6x6xf32>
   return %0 : tensor<1x6x6x6xf32>
 }
+
+// -----
+
+// Patches that would leave the caches (3 x 3 over 32 channels at 64 x 64,
+// 4 images: 18.9 MB): a parallel loop over images and blocks of 8 output
+// rows (8 x 64 rows of 288, 590 KB), each block's patches channels
+// innermost, times the weights reordered to [F, KH, KW, C] transposed,
+// the block's [512, F] result transposed into the output.
+// CHECK-LABEL: func.func @blocked
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x32x64x64xf32>
+// CHECK: %[[WT:.*]] = linalg.transpose ins(%{{.*}} : tensor<32x32x3x3xf32>) outs(%{{.*}} : tensor<32x3x3x32xf32>) permutation = [0, 2, 3, 1]
+// CHECK: %[[B:.*]] = tensor.collapse_shape %[[WT]] {{\[}}[0], [1, 2, 3]] : tensor<32x3x3x32xf32> into tensor<32x288xf32>
+// CHECK: scf.forall (%[[N:.*]], %[[BLK:.*]]) in (4, 8) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x1x32x64x64xf32>)
+// CHECK: affine.apply affine_map<(d0) -> (d0 * 8)>(%[[BLK]])
+// CHECK: %[[IN:.*]] = tensor.extract_slice %{{.*}}[%[[N]], 0, 0, %{{.*}}, 0] [1, 1, 32, 10, 66] [1, 1, 1, 1, 1] : tensor<4x1x32x66x66xf32> to tensor<32x10x66xf32>
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d4, d0 + d2, d1 + d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[IN]] : tensor<32x10x66xf32>) outs(%{{.*}} : tensor<8x64x3x3x32xf32>)
+// CHECK: %[[A:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3, 4]] : tensor<8x64x3x3x32xf32> into tensor<512x288xf32>
+// CHECK: %[[M:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A]], %[[B]] : tensor<512x288xf32>, tensor<32x288xf32>)
+// CHECK: %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[M]] : tensor<512x32xf32>)
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[T]] {{\[}}[0], [1, 2]] output_shape [32, 8, 64]
+// CHECK: scf.forall.in_parallel
+// CHECK: tensor.parallel_insert_slice %[[E]] into %[[OUT]][%[[N]], 0, 0, %{{.*}}, 0] [1, 1, 32, 8, 64] [1, 1, 1, 1, 1]
+// DIRECT-LABEL: func.func @blocked
+// OFF-LABEL: func.func @blocked
+// OFF-NOT: scf.forall
+func.func @blocked(%x: tensor<4x32x64x64xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x64x64xf32> {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [1, 1] pad_high = [1, 1] groups = 1 : (tensor<4x32x64x64xf32>, tensor<32x32x3x3xf32>) -> tensor<4x32x64x64xf32>
+  return %0 : tensor<4x32x64x64xf32>
+}
+// WHOLE-LABEL: func.func @blocked
+// WHOLE-NOT: scf.forall
+// WHOLE: tensor<4x64x64x32x3x3xf32>
