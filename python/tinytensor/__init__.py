@@ -13,6 +13,8 @@ by TinyTensor's named pipelines and run on the CPU, or, with
 (tinytensor.cuda). `tinytensor.aot.export` writes a shared library instead.
 """
 
+__version__ = "0.1.0"
+
 from .types import TensorType
 from .jit import jit, Compiled
 from .cuda import DeviceArray, device_put
