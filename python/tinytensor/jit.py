@@ -377,14 +377,35 @@ class Compiled:
                                          s.dtype)
                     for t, s in zip(mlir_types, static)]
         n = len(self.input_types)
+        traced_results = self._result_types
         self.input_types = types(ftype.inputs[:n], self.input_types)
         self._result_types = types(ftype.results, self._result_types)
         self.output_types = self._result_types[:len(self.output_types)]
-        if dynamic.outputs is None:  # one symbol: every dynamic result dim
+        if dynamic.outputs is None and len(set(dynamic.inputs.values())) == 1:
+            # One symbol: every dynamic result dimension.
             symbol = next(iter(dynamic.inputs.values()))
             dynamic.outputs = [[symbol if d == DYNAMIC else None
                                 for d in t.shape]
                                for t in self._result_types]
+        elif dynamic.outputs is None:
+            # Symbols of different traced sizes: each dynamic result
+            # dimension is the one of its traced size.
+            by_size = {n: s for s, n in dynamic.traced_sizes.items()}
+            dynamic.outputs = []
+            for i, (t, traced) in enumerate(zip(self._result_types,
+                                                traced_results)):
+                dims = []
+                for d, (size, n) in enumerate(zip(t.shape, traced.shape)):
+                    if size != DYNAMIC:
+                        dims.append(None)
+                    elif n in by_size:
+                        dims.append(by_size[n])
+                    else:
+                        raise ValueError(
+                            f"with dynamic dimensions, result #{i} "
+                            f"dimension {d} has a size ({n} when traced) "
+                            f"that is no input dimension's")
+                dynamic.outputs.append(dims)
         # Where the results are dynamic must be where the front end said.
         # Results past the front end's (run-time checks: index bounds) are
         # static.
@@ -596,14 +617,19 @@ class JitFunction:
             raise ValueError(f"target must be 'cpu' or 'cuda', got {target!r}")
         if freeze and target != "cpu":
             raise ValueError("freeze=True is supported by the CPU target only")
-        if dynamic not in (None, False):
-            raise ValueError(f"dynamic must be None (automatic) or False "
-                             f"(one specialisation per shape), got "
+        if dynamic not in (None, False, True):
+            raise ValueError(f"dynamic must be None (automatic), False (one "
+                             f"specialisation per shape) or True (every "
+                             f"dimension dynamic from the first call), got "
                              f"{dynamic!r}; compile_dynamic takes chosen "
                              f"dimensions")
+        if dynamic is True and target != "cpu":
+            raise ValueError("dynamic=True is supported by the CPU target "
+                             "only")
         #: None: a dimension whose size changes between calls becomes
         #: dynamic at the second size; False: one specialisation per
-        #: shape.
+        #: shape; True: every dimension larger than 1 is dynamic from the
+        #: first call.
         self.dynamic = dynamic if target == "cpu" else False
         #: Per argument structure (static values, array dtypes and ranks,
         #: captured arrays): the shapes first seen, the dimensions found to
@@ -847,6 +873,8 @@ class JitFunction:
         if self.dynamic is False or not call.arrays:
             return None
         shapes = tuple(tuple(a.shape) for a in call.arrays)
+        if self.dynamic is True:
+            return self._all_dynamic_lookup(call, scope, key, shapes)
         family = self._families.get(self._family_key(call, scope))
         if family is None:
             # The first shape compiles static (and is remembered once it
@@ -886,6 +914,50 @@ class JitFunction:
         self._misses += 1
         family.compiled = compiled
         family.dims = set(changed)
+        return compiled
+
+    def _all_dynamic_lookup(self, call: _Arguments, scope, key, shapes):
+        """dynamic=True: the specialisation with every dimension larger
+        than 1 dynamic that serves these shapes, compiled now if none
+        does. Dimensions of equal size share a symbol (as torch.compile's
+        dynamic shapes do: a program that adds two arrays of the same
+        shape compiles for any shape they share); sizes 0 and 1 stay static
+        (broadcasting depends on them). None (the caller compiles a static
+        specialisation) when the program cannot be dynamic, with a
+        warning."""
+        family = self._families.setdefault(self._family_key(call, scope),
+                                           _ShapeFamily(shapes))
+        for compiled in family.all_dynamic:
+            if _serves(compiled, shapes):
+                self._hits += 1
+                return compiled
+        if family.refused:
+            return None
+        symbols, sizes = {}, {}
+        for i, shape in enumerate(shapes):
+            for d, n in enumerate(shape):
+                if n > 1:
+                    symbols[(i, d)] = sizes.setdefault(n, f"s{len(sizes)}")
+        if not symbols:
+            return None
+        dims = DynamicDims(symbols,
+                           ranges={s: (2, None) for s in sizes.values()},
+                           traced_sizes={s: n for n, s in sizes.items()})
+        types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
+        try:
+            compiled = Compiled(self.fn, self._builder(call), types_, scope,
+                                self.name, owner=self, key=key,
+                                dynamic=dims)
+        except Exception as e:  # a static compile reports a real error
+            family.refused = True
+            warnings.warn(
+                f"jit({_name(self.fn)}, dynamic=True): the dimensions "
+                f"cannot all be dynamic ({e}); each shape compiles a "
+                f"specialisation of its own", RecompilationWarning,
+                stacklevel=5)
+            return None
+        self._misses += 1
+        family.all_dynamic.append(compiled)
         return compiled
 
     def _note_specialisation(self, call: _Arguments, scope) -> None:
@@ -970,6 +1042,9 @@ class _ShapeFamily:
         self.dims = set()
         self.compiled = None
         self.refused = False
+        #: dynamic=True: the specialisations compiled so far (a call whose
+        #: equal sizes differ, or a size that became 1, needs another).
+        self.all_dynamic = []
 
     def changed(self, shapes):
         """The (array, dimension) pairs to make dynamic for `shapes` (those
@@ -1064,8 +1139,14 @@ def jit(fn=None, *, static_argnums=(), static_argnames=(), name=_ENTRY,
     (which output dimension is which would be a guess: `compile_dynamic`
     with its outputs spelled out takes them), is compiled per shape
     instead, with a RecompilationWarning saying why. `dynamic=False`
-    compiles one specialisation per shape. CPU target only (cuda: per
-    shape).
+    compiles one specialisation per shape. `dynamic=True` makes every
+    dimension larger than 1 dynamic from the first call, dimensions of
+    equal size sharing one size (a later call whose equal sizes differ,
+    or with a size of 1, compiles another specialisation); a dynamic
+    result dimension is the input dimension of its traced size, and a
+    function whose ops depend on the sizes, or whose results have sizes
+    no input dimension had, is compiled per shape with a
+    RecompilationWarning. CPU target only (cuda: per shape).
     """
     def wrap(f):
         return JitFunction(f, static_argnums=static_argnums,

@@ -27,17 +27,29 @@ class DynamicDims:
     a static one), or a symbol plus or minus a constant ("s0+1"); every
     output symbol is an input symbol. With one symbol,
     `outputs` may be None: every dynamic dimension of the compiled
-    function's results is then that symbol. `ranges` maps symbols to
-    (smallest, largest) sizes, largest None when unbounded.
+    function's results is then that symbol; so may they with several
+    symbols whose `traced_sizes` (their sizes at the traced call) differ:
+    a dynamic result dimension is then the symbol of its traced size.
+    `ranges` maps symbols to (smallest, largest) sizes, largest None when
+    unbounded.
     """
 
     def __init__(self, inputs: Dict[Tuple[int, int], str],
                  outputs: Optional[Sequence[Sequence[Optional[str]]]] = None,
-                 ranges: Optional[Dict[str, Tuple[int, Optional[int]]]] = None):
+                 ranges: Optional[Dict[str, Tuple[int, Optional[int]]]] = None,
+                 traced_sizes: Optional[Dict[str, int]] = None):
         self.inputs = dict(sorted(inputs.items()))
-        if outputs is None and len(set(self.inputs.values())) != 1:
+        #: With more than one symbol and no outputs: each symbol's size at
+        #: the traced call, all different; a dynamic result dimension is
+        #: the symbol whose size it had there (jit(..., dynamic=True)).
+        self.traced_sizes = dict(traced_sizes) if traced_sizes else None
+        if outputs is None and len(set(self.inputs.values())) != 1 and (
+                self.traced_sizes is None or
+                len(set(self.traced_sizes.values())) !=
+                len(self.traced_sizes)):
             raise ValueError("the outputs' dynamic dimensions can be left "
-                             "out only with one symbol")
+                             "out only with one symbol, or with symbols of "
+                             "different traced sizes")
         #: None until the compiled function's result types give them.
         self.outputs = None if outputs is None else \
             [list(dims) for dims in outputs]

@@ -1376,3 +1376,51 @@ def test_size_one_and_refusals_compile_per_shape():
     assert_same(got, x * 5.0)
     g(randn(7))
     assert g.cache_info().misses == 3
+
+
+def test_dynamic_true_compiles_once_for_every_shape():
+    """dynamic=True: every dimension larger than 1 dynamic from the first
+    call; a result dimension is the input dimension of its traced size."""
+    f = jit(lambda x, w: np.tanh(x @ w) + x.sum(axis=0), dynamic=True)
+    for n, k in ((3, 6), (5, 4), (9, 17), (2, 2)):
+        x, w = randn(n, k), randn(k, k)
+        assert_same(f(x, w), np.tanh(x @ w) + x.sum(axis=0), rtol=1e-5,
+                    atol=1e-5)
+    assert f.cache_info().misses == 1
+    x, w = randn(3, 4), randn(4, 4)
+    f(x[:, :1], w[:1, :1])  # a size of 1: static, broadcasting may differ
+    assert f.cache_info().misses == 2
+
+
+def test_dynamic_true_equal_sizes_share_a_symbol():
+    """Dimensions of equal size at the first call share one size; a call
+    where they differ compiles a second specialisation, as dynamic."""
+    f = jit(lambda x, y: x * y + 1.0, dynamic=True)
+    for shape in ((3, 3), (5, 5)):
+        x, y = randn(*shape), randn(*shape)
+        assert_same(f(x, y), x * y + 1.0)
+    assert f.cache_info().misses == 1
+    for shape in ((3, 4), (6, 2), (7, 7)):
+        x, y = randn(*shape), randn(*shape)
+        assert_same(f(x, y), x * y + 1.0)
+    assert f.cache_info().misses == 2
+
+
+def test_dynamic_true_refusal_compiles_per_shape():
+    """A result whose size is no input dimension's (a concatenation of two
+    dynamic sizes) cannot be dynamic: a warning, then static shapes."""
+    f = jit(lambda x, y: np.concatenate([x, y]) * 2.0, dynamic=True)
+    x, y = randn(3), randn(5)
+    with pytest.warns(RecompilationWarning, match="cannot all be dynamic"):
+        got = f(x, y)
+    assert_same(got, np.concatenate([x, y]) * 2.0)
+    x = randn(4)
+    assert_same(f(x, y), np.concatenate([x, y]) * 2.0)
+    assert f.cache_info().misses == 2
+
+
+def test_dynamic_argument_is_checked():
+    with pytest.raises(ValueError, match="True \\(every dimension dynamic"):
+        jit(lambda x: x, dynamic="yes")
+    with pytest.raises(ValueError, match="CPU target only"):
+        jit(lambda x: x, dynamic=True, target="cuda")
