@@ -364,13 +364,20 @@ Value blockedPatchProduct(OpBuilder &b, Location loc, Value input, Value weight,
       b, loc, weights, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
   SmallVector<OpFoldResult> upper = {tensor::getMixedSize(b, loc, init, 0),
                                      b.getIndexAttr(outRows / blockRows)};
-  // Every element is written: a zero init need not be filled first.
-  Value shared = init;
-  if (!add) {
+  // The loop's result is [N, F, OH * OW]: a block's [F, rows * OW] is a
+  // slice of it, written in place. Every element is written: a zero init
+  // need not be filled first.
+  SmallVector<ReassociationIndices> flat = {{0}, {1, 2}, {3, 4}};
+  SmallVector<int64_t> flatShape = {outType.getDimSize(0), filters,
+                                    outRows * outCols};
+  Value shared;
+  if (add) {
+    shared = tensor::CollapseShapeOp::create(b, loc, init, flat);
+  } else {
     SmallVector<Value> dynamic;
     if (outType.isDynamicDim(0))
       dynamic.push_back(tensor::DimOp::create(b, loc, init, 0));
-    shared = tensor::EmptyOp::create(b, loc, outType.getShape(), et, dynamic);
+    shared = tensor::EmptyOp::create(b, loc, flatShape, et, dynamic);
   }
   auto loop =
       scf::ForallOp::create(b, loc, upper, ValueRange{shared}, std::nullopt);
@@ -379,8 +386,6 @@ Value blockedPatchProduct(OpBuilder &b, Location loc, Value input, Value weight,
   Value image = loop.getInductionVar(0), block = loop.getInductionVar(1);
   shared = loop.getRegionIterArgs()[0];
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  Value firstRow = affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(1, 0, d(0) * blockRows, ctx), block);
   Value firstInputRow = affine::AffineApplyOp::create(
       b, loc, AffineMap::get(1, 0, d(0) * (blockRows * sh), ctx), block);
   auto idx = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
@@ -428,28 +433,26 @@ Value blockedPatchProduct(OpBuilder &b, Location loc, Value input, Value weight,
           buildMultiplyAccumulate)
           .getResult(0);
   // The block of the result, [F, rows * OW], from the loop's shared value
-  // (init's values where they are added).
-  SmallVector<OpFoldResult> outOffsets = {image, idx(0), idx(0), firstRow,
-                                          idx(0)};
-  SmallVector<OpFoldResult> outSizes = {idx(1), idx(1), idx(filters),
-                                        idx(blockRows), idx(outCols)};
-  SmallVector<OpFoldResult> unit(5, idx(1));
-  auto blockType = RankedTensorType::get({filters, blockRows, outCols}, et);
+  // (init's values where they are added): written where the loop's result
+  // is.
+  Value firstPosition = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(1, 0, d(0) * positions, ctx), block);
+  SmallVector<OpFoldResult> outOffsets = {image, idx(0), firstPosition};
+  SmallVector<OpFoldResult> outSizes = {idx(1), idx(filters), idx(positions)};
+  SmallVector<OpFoldResult> unit(3, idx(1));
+  auto blockType = RankedTensorType::get({filters, positions}, et);
   Value outBlock = tensor::ExtractSliceOp::create(b, loc, blockType, shared,
                                                   outOffsets, outSizes, unit);
-  Value outFlat = tensor::CollapseShapeOp::create(
-      b, loc, outBlock, SmallVector<ReassociationIndices>{{0}, {1, 2}});
   SmallVector<Value> inputs = {product};
   SmallVector<AffineMap> maps = {AffineMap::get(2, 0, {d(1), d(0)}, ctx)};
   if (add) {
-    inputs.push_back(outFlat);
+    inputs.push_back(outBlock);
     maps.push_back(b.getMultiDimIdentityMap(2));
   }
   maps.push_back(b.getMultiDimIdentityMap(2));
-  Value result =
+  Value resultBlock =
       linalg::GenericOp::create(
-          b, loc, TypeRange{outFlat.getType()}, inputs, ValueRange{outFlat},
-          maps,
+          b, loc, TypeRange{blockType}, inputs, ValueRange{outBlock}, maps,
           SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
           [add](OpBuilder &nb, Location nloc, ValueRange args) {
             Value v = args[0];
@@ -460,13 +463,12 @@ Value blockedPatchProduct(OpBuilder &b, Location loc, Value input, Value weight,
             linalg::YieldOp::create(nb, nloc, v);
           })
           .getResult(0);
-  Value resultBlock = tensor::ExpandShapeOp::create(
-      b, loc, blockType, result,
-      SmallVector<ReassociationIndices>{{0}, {1, 2}});
   b.setInsertionPointToStart(loop.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, resultBlock, shared, outOffsets,
                                         outSizes, unit);
-  return loop.getResult(0);
+  b.setInsertionPointAfter(loop);
+  return tensor::ExpandShapeOp::create(b, loc, outType, loop.getResult(0),
+                                       flat);
 }
 
 /// A convolution with more than one input channel per group as a product.

@@ -118,21 +118,24 @@ func.func @multiplier(%x: tensor<1x3x8x8xf32>, %w: tensor<6x1x3x3xf32>) -> tenso
 // 4 images: 18.9 MB): a parallel loop over images and blocks of 8 output
 // rows (8 x 64 rows of 288, 590 KB), each block's patches channels
 // innermost, times the weights reordered to [F, KH, KW, C] transposed,
-// the block's [512, F] result transposed into the output.
+// the block's [512, F] result transposed into its slice of the output
+// ([N, F, OH * OW], so that the block is written in place).
 // CHECK-LABEL: func.func @blocked
 // CHECK-SAME: %[[X:[^:]*]]: tensor<4x32x64x64xf32>
 // CHECK: %[[WT:.*]] = linalg.transpose ins(%{{.*}} : tensor<32x32x3x3xf32>) outs(%{{.*}} : tensor<32x3x3x32xf32>) permutation = [0, 2, 3, 1]
 // CHECK: %[[B:.*]] = tensor.collapse_shape %[[WT]] {{\[}}[0], [1, 2, 3]] : tensor<32x3x3x32xf32> into tensor<32x288xf32>
-// CHECK: scf.forall (%[[N:.*]], %[[BLK:.*]]) in (4, 8) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x1x32x64x64xf32>)
+// CHECK: scf.forall (%[[N:.*]], %[[BLK:.*]]) in (4, 8) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x32x4096xf32>)
 // CHECK: affine.apply affine_map<(d0) -> (d0 * 8)>(%[[BLK]])
 // CHECK: %[[IN:.*]] = tensor.extract_slice %{{.*}}[%[[N]], 0, 0, %{{.*}}, 0] [1, 1, 32, 10, 66] [1, 1, 1, 1, 1] : tensor<4x1x32x66x66xf32> to tensor<32x10x66xf32>
 // CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d4, d0 + d2, d1 + d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[IN]] : tensor<32x10x66xf32>) outs(%{{.*}} : tensor<8x64x3x3x32xf32>)
 // CHECK: %[[A:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3, 4]] : tensor<8x64x3x3x32xf32> into tensor<512x288xf32>
 // CHECK: %[[M:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A]], %[[B]] : tensor<512x288xf32>, tensor<32x288xf32>)
-// CHECK: %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[M]] : tensor<512x32xf32>)
-// CHECK: %[[E:.*]] = tensor.expand_shape %[[T]] {{\[}}[0], [1, 2]] output_shape [32, 8, 64]
+// CHECK: %[[POS:.*]] = affine.apply affine_map<(d0) -> (d0 * 512)>(%[[BLK]])
+// CHECK: %[[DST:.*]] = tensor.extract_slice %[[OUT]][%[[N]], 0, %[[POS]]] [1, 32, 512] [1, 1, 1] : tensor<4x32x4096xf32> to tensor<32x512xf32>
+// CHECK: %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[M]] : tensor<512x32xf32>) outs(%[[DST]] : tensor<32x512xf32>)
 // CHECK: scf.forall.in_parallel
-// CHECK: tensor.parallel_insert_slice %[[E]] into %[[OUT]][%[[N]], 0, 0, %{{.*}}, 0] [1, 1, 32, 8, 64] [1, 1, 1, 1, 1]
+// CHECK: tensor.parallel_insert_slice %[[T]] into %[[OUT]][%[[N]], 0, %[[POS]]] [1, 32, 512] [1, 1, 1]
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3]] output_shape [4, 32, 64, 64] : tensor<4x32x4096xf32> into tensor<4x32x64x64xf32>
 // DIRECT-LABEL: func.func @blocked
 // OFF-LABEL: func.func @blocked
 // OFF-NOT: scf.forall

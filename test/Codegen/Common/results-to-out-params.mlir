@@ -37,3 +37,26 @@ func.func @main(%x: memref<4xf32>, %y: memref<?xf32>) -> (memref<4xf32>, memref<
   %1 = call @dynamic_result(%y) : (memref<?xf32>) -> memref<?xf32>
   return %0, %1 : memref<4xf32>, memref<?xf32>
 }
+
+// A returned reshape of a buffer allocated whole (a convolution's [N, 1, F,
+// O] result returned as [N, F, O]): the buffer becomes the caller's, of the
+// returned shape, and what wrote the old one writes a view of it; no copy.
+// CHECK-LABEL: func.func @returned_reshape
+// CHECK-SAME: (%[[X:.*]]: memref<2x3xf32>, %[[OUT:.*]]: memref<2x3xf32>, %[[OUT2:.*]]: memref<6xf32>)
+// CHECK-NOT: memref.alloc
+// CHECK: %[[VIEW:.*]] = memref.expand_shape %[[OUT]] {{\[}}[0], [1, 2]] output_shape [2, 1, 3] : memref<2x3xf32> into memref<2x1x3xf32>
+// CHECK: memref.expand_shape %[[OUT2]] {{\[}}[0, 1]] output_shape [2, 3] : memref<6xf32> into memref<2x3xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[VIEW]] : memref<2x1x3xf32>)
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @returned_reshape(%x: memref<2x3xf32>) -> (memref<2x3xf32>, memref<6xf32>) {
+  %a = memref.alloc() : memref<2x1x3xf32>
+  %b = memref.alloc() : memref<2x3xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<2x3xf32>) outs(%a : memref<2x1x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %r = memref.collapse_shape %a [[0], [1, 2]] : memref<2x1x3xf32> into memref<2x3xf32>
+  %s = memref.collapse_shape %b [[0, 1]] : memref<2x3xf32> into memref<6xf32>
+  return %r, %s : memref<2x3xf32>, memref<6xf32>
+}
