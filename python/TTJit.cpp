@@ -29,8 +29,12 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
@@ -39,6 +43,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <unistd.h>
 
 namespace nb = nanobind;
 
@@ -234,6 +239,62 @@ std::string tt::python::hostCPU() {
   return text;
 }
 
+namespace {
+
+/// TT_PERF_MAP=1: every function of compiled code is listed in
+/// /tmp/perf-<pid>.map, where `perf report` finds the names of JIT code
+/// (the outlined loop nests and OpenMP regions of each kernel).
+bool perfMapEnabled() {
+  const char *value = std::getenv("TT_PERF_MAP");
+  return value && *value && std::string(value) != "0";
+}
+
+/// Appends the address, size and name of each function of `objects` (as
+/// loaded into `jit`) to the perf map of this process.
+void writePerfMap(llvm::orc::LLJIT &jit,
+                  const std::vector<nb::bytes> &objects) {
+  static std::mutex mutex;
+  std::string lines;
+  for (const nb::bytes &object : objects) {
+    auto file =
+        llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(
+            llvm::StringRef(object.c_str(), object.size()), "tinytensor"));
+    if (!file) {
+      llvm::consumeError(file.takeError());
+      continue;
+    }
+    for (const llvm::object::SymbolRef &symbol : (*file)->symbols()) {
+      auto type = symbol.getType();
+      auto name = symbol.getName();
+      if (!type || !name || *type != llvm::object::SymbolRef::ST_Function) {
+        if (!type)
+          llvm::consumeError(type.takeError());
+        if (!name)
+          llvm::consumeError(name.takeError());
+        continue;
+      }
+      uint64_t size = llvm::object::ELFSymbolRef(symbol).getSize();
+      auto address = jit.lookup(*name);
+      if (!address || size == 0) {
+        if (!address)
+          llvm::consumeError(address.takeError());
+        continue;
+      }
+      llvm::raw_string_ostream(lines)
+          << llvm::format_hex_no_prefix(address->getValue(), 1) << " "
+          << llvm::format_hex_no_prefix(size, 1) << " " << *name << "\n";
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  std::string path = "/tmp/perf-" + std::to_string(getpid()) + ".map";
+  if (FILE *f = std::fopen(path.c_str(), "a")) {
+    std::fwrite(lines.data(), 1, lines.size(), f);
+    std::fclose(f);
+  }
+}
+
+} // namespace
+
 struct tt::python::Library::State {
   std::unique_ptr<llvm::orc::LLJIT> jit;
 };
@@ -293,6 +354,8 @@ tt::python::Library::Library(const std::vector<nb::bytes> &objects,
         if (llvm::Error e = state->jit->addObjectFile(std::move(buffer)))
           error = "cannot load the object: " + message(std::move(e));
       }
+      if (error.empty() && perfMapEnabled())
+        writePerfMap(*state->jit, objects);
     }
   }
   if (!error.empty())

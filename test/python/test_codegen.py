@@ -558,3 +558,30 @@ def test_bad_pipeline_option_names_the_variable():
                          capture_output=True, text=True, timeout=120)
     assert run.returncode != 0
     assert "TT_PIPELINE_OPTIONS='packk=false'" in run.stderr
+
+
+def test_perf_map_names_compiled_functions(tmp_path):
+    """TT_PERF_MAP=1 lists compiled code's functions in /tmp/perf-<pid>.map
+    (what `perf report` reads to name JIT code)."""
+    script = textwrap.dedent("""
+        import os
+        import numpy as np
+        from tinytensor import jit
+        a = np.random.default_rng(0).standard_normal((300, 300))
+        np.testing.assert_allclose(jit(lambda a: np.tanh(a @ a))(a),
+                                   np.tanh(a @ a), rtol=1e-10, atol=1e-10)
+        path = f"/tmp/perf-{os.getpid()}.map"
+        print(open(path).read())
+        os.remove(path)
+    """)
+    env = dict(os.environ, TT_PERF_MAP="1", TT_CACHE="0")
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = [line.split() for line in run.stdout.splitlines() if line]
+    assert lines and all(len(fields) == 3 for fields in lines)
+    names = {fields[2] for fields in lines}
+    assert "_mlir_ciface_main" in names or any(
+        n.startswith("main") for n in names), names
+    for address, size, _ in lines:
+        assert int(address, 16) > 0 and int(size, 16) > 0
