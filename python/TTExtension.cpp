@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TTBufferCache.h"
+#include "TTGnuOpenMP.h"
 #include "TTJit.h"
 #include "TinyTensor-c/Dialects.h"
 #include "TinyTensor/AOT/AOT.h"
@@ -399,11 +400,19 @@ NB_MODULE(_ttDialects, m) {
   nb::class_<tt::python::Library>(tt, "Library",
                                   "An object file loaded with LLVM's ORC JIT.")
       .def(nb::init<const std::vector<nb::bytes> &,
-                    const std::vector<std::string> &>(),
-           nb::arg("objects"), nb::arg("shared_libs"))
+                    const std::vector<std::string> &, const std::string &>(),
+           nb::arg("objects"), nb::arg("shared_libs"),
+           nb::arg("gnu_openmp") = "")
       .def("lookup", &tt::python::Library::lookup, nb::arg("name"),
            "The address of a symbol of the object.");
 
+  tt.def("set_gnu_openmp_threads", &tt::python::setGnuOpenMPThreads,
+         nb::arg("threads"),
+         "Threads of the parallel loops that the calling thread runs next "
+         "on GNU OpenMP (0: the default).");
+  tt.def("set_gnu_openmp_default_threads",
+         &tt::python::setGnuOpenMPDefaultThreads, nb::arg("threads"),
+         "Threads of parallel loops on GNU OpenMP by default.");
   tt.def(
       "buffer_cache_stats",
       []() {

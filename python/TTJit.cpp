@@ -13,6 +13,7 @@
 
 #include "TTJit.h"
 #include "TTBufferCache.h"
+#include "TTGnuOpenMP.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -300,11 +301,14 @@ struct tt::python::Library::State {
 };
 
 tt::python::Library::Library(const std::vector<nb::bytes> &objects,
-                             const std::vector<std::string> &sharedLibs)
+                             const std::vector<std::string> &sharedLibs,
+                             const std::string &gnuOpenMP)
     : state(std::make_unique<State>()) {
   initializeNativeTarget();
   std::string error;
-  {
+  if (!gnuOpenMP.empty())
+    error = bindGnuOpenMP(gnuOpenMP);
+  if (error.empty()) {
     nb::gil_scoped_release unlocked;
     auto jit = llvm::orc::LLJITBuilder()
                    .setJITTargetMachineBuilder(hostMachine(2))
@@ -333,6 +337,11 @@ tt::python::Library::Library(const std::vector<nb::bytes> &objects,
             llvm::orc::ExecutorAddr::fromPtr(&ttBufferAlloc), flags};
         buffers[state->jit->mangleAndIntern("_mlir_memref_to_llvm_free")] = {
             llvm::orc::ExecutorAddr::fromPtr(&ttBufferFree), flags};
+        // Parallel loops on GNU OpenMP: the shim's entry points come first.
+        if (!gnuOpenMP.empty())
+          for (auto [name, address] : gnuOpenMPSymbols())
+            buffers[state->jit->mangleAndIntern(name)] = {
+                llvm::orc::ExecutorAddr::fromPtr(address), flags};
         if (llvm::Error e =
                 main.define(llvm::orc::absoluteSymbols(std::move(buffers))))
           error = message(std::move(e));

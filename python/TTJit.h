@@ -24,11 +24,14 @@ std::string hostCPU();
 
 /// An object loaded into the process with ORC, its undefined symbols
 /// resolved in `sharedLibs` and the process. Code stays valid while the
-/// Library lives.
+/// Library lives. With `gnuOpenMP` (the path of a loaded libgomp), its
+/// parallel loops run on that runtime's threads (TTGnuOpenMP.h) instead of
+/// libomp's.
 class Library {
 public:
   Library(const std::vector<nanobind::bytes> &objects,
-          const std::vector<std::string> &sharedLibs);
+          const std::vector<std::string> &sharedLibs,
+          const std::string &gnuOpenMP = "");
   ~Library();
   uintptr_t lookup(const std::string &name);
 

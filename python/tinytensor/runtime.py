@@ -12,7 +12,7 @@ import contextlib
 import contextvars
 import ctypes
 import os
-from typing import Iterator, List, Optional, Sequence
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -77,11 +77,57 @@ _libomp = None
 
 def _set_omp_threads(n: int) -> None:
     """omp_set_num_threads for the calling thread: the parallel loops of
-    compiled code it runs next use `n` threads."""
+    compiled code it runs next use `n` threads (on either runtime)."""
     global _libomp
     if _libomp is None:
         _libomp = ctypes.CDLL(os.path.join(_LLVM_LIB_DIR, "libomp.so"))
     _libomp.omp_set_num_threads(int(n))
+    tt.set_gnu_openmp_threads(int(n))
+
+
+#: TT_OPENMP: which OpenMP runtime runs compiled code's parallel loops.
+#: "llvm": LLVM's libomp; "gnu": the GNU libgomp already loaded in the
+#: process (PyTorch's), through a shim of libomp's entry points, so that
+#: compiled code and torch's eager ops share one pool of threads instead
+#: of two whose idle threads spin against each other; "auto" (default):
+#: "gnu" when a libgomp is loaded when the code is loaded, else "llvm".
+OPENMP = os.environ.get("TT_OPENMP", "auto").strip().lower() or "auto"
+if OPENMP not in ("auto", "llvm", "gnu"):
+    raise ValueError(f"TT_OPENMP must be auto, llvm or gnu, got {OPENMP!r}")
+tt.set_gnu_openmp_default_threads(NUM_THREADS)
+
+
+def _loaded_gnu_openmp() -> Optional[str]:
+    """The path of the libgomp loaded in this process, if any."""
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                path = line.split()[-1] if "/" in line else ""
+                if os.path.basename(path).startswith("libgomp"):
+                    return path
+    except OSError:
+        pass
+    return None
+
+
+def openmp_runtime() -> Tuple[str, Optional[str]]:
+    """("gnu", path of libgomp) or ("llvm", None): the runtime that code
+    loaded now runs its parallel loops on (TT_OPENMP)."""
+    if OPENMP == "llvm":
+        return "llvm", None
+    path = _loaded_gnu_openmp()
+    if path is None and OPENMP == "gnu":
+        for name in ("libgomp.so.1", "libgomp.so"):
+            try:
+                ctypes.CDLL(name)
+            except OSError:
+                continue
+            path = _loaded_gnu_openmp()
+            break
+        if path is None:
+            raise RuntimeError("TT_OPENMP=gnu: no libgomp in this process "
+                               "or on the system")
+    return ("gnu", path) if path else ("llvm", None)
 
 
 def check_settings(opt_level: Optional[int] = None,
@@ -156,7 +202,10 @@ class Executable:
                  inputs: Sequence[TensorType], outputs: Sequence[TensorType],
                  dynamic=None):
         self.objects = list(objects)
-        self._library = tt.Library(self.objects, _SHARED_LIBS)
+        kind, gnu = openmp_runtime()
+        #: "gnu" or "llvm": the OpenMP runtime of this code's parallel loops.
+        self.openmp = kind
+        self._library = tt.Library(self.objects, _SHARED_LIBS, gnu or "")
         # The packed wrapper of the C-interface function: it takes one array
         # holding the address of each argument, and each argument is a
         # pointer to a memref descriptor.

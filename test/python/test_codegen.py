@@ -585,3 +585,59 @@ def test_perf_map_names_compiled_functions(tmp_path):
         n.startswith("main") for n in names), names
     for address, size, _ in lines:
         assert int(address, 16) > 0 and int(size, 16) > 0
+
+
+@pytest.mark.parametrize("openmp", ["gnu", "llvm"])
+def test_parallel_loops_on_either_openmp_runtime(openmp):
+    """TT_OPENMP=gnu runs compiled code's parallel loops on GNU OpenMP
+    (libgomp, PyTorch's runtime) through the shim of libomp's entry
+    points; the results are the same as on LLVM's libomp, with any number
+    of threads and uneven iteration counts."""
+    script = textwrap.dedent("""
+        import numpy as np
+        from tinytensor import jit, runtime
+        rng = np.random.default_rng(0)
+        f = jit(lambda a, b: (np.tanh(a @ b) + 1.0).sum(axis=1))
+        g = jit(lambda x: np.exp(x - x.max(axis=-1, keepdims=True)))
+        for n in (1, 7, 333):
+            a = rng.standard_normal((n, 257)).astype(np.float32)
+            b = rng.standard_normal((257, 129)).astype(np.float32)
+            np.testing.assert_allclose(f(a, b), (np.tanh(a @ b) + 1.0).sum(1),
+                                       rtol=2e-4, atol=2e-4)
+            x = rng.standard_normal((n, 1001))
+            np.testing.assert_allclose(
+                g(x), np.exp(x - x.max(axis=-1, keepdims=True)), rtol=1e-12)
+            for threads in (1, 3):
+                with runtime.settings(threads=threads):
+                    np.testing.assert_allclose(
+                        f(a, b), (np.tanh(a @ b) + 1.0).sum(1), rtol=2e-4,
+                        atol=2e-4)
+        print(f.compile(a, b)._executable.openmp)
+    """)
+    env = dict(os.environ, TT_OPENMP=openmp, TT_CACHE="0")
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split()[-1] == openmp
+
+
+def test_openmp_runtime_choice():
+    script = "from tinytensor import runtime"
+    env = dict(os.environ, TT_OPENMP="intel")
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0
+    assert "TT_OPENMP must be auto, llvm or gnu" in run.stderr
+    # auto: GNU OpenMP once a library has loaded it (PyTorch does).
+    script = textwrap.dedent("""
+        import ctypes
+        from tinytensor import runtime
+        assert runtime.openmp_runtime() == ("llvm", None)
+        ctypes.CDLL("libgomp.so.1")
+        kind, path = runtime.openmp_runtime()
+        assert kind == "gnu" and "libgomp" in path, (kind, path)
+    """)
+    env = dict(os.environ, TT_OPENMP="auto")
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr

@@ -13,4 +13,4 @@ from .._mlir_libs._ttDialects.tt import (  # noqa: F401
     Library, Runner, aot_export, buffer_cache_stats, clone_module,
     compile_objects, cuda_runtime_library,
     host_cpu, register_dialect, register_passes, release_cached_buffers,
-    run_pipeline)
+    run_pipeline, set_gnu_openmp_default_threads, set_gnu_openmp_threads)
