@@ -185,6 +185,68 @@ void narrowPartialSums(RewriterBase &rewriter, vector::ReductionOp op,
     rewriter.eraseOp(ext);
 }
 
+/// A contraction whose reduction dimensions all have size 1 and whose
+/// operands index the parallel dimensions as the accumulator does (a
+/// depthwise convolution's window step over channels: acc[c] += x[1, 1, c]
+/// * w[1, 1, c]) is an elementwise multiply-add: `acc + lhs * rhs` on the
+/// accumulator's shape. Lowered as a contraction it would be unrolled into
+/// one scalar multiply-add per lane (64 for 64 channels), slow to run and
+/// to compile.
+struct ContractUnitReductionToFma
+    : public OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getKind() != vector::CombiningKind::ADD || op.isMasked())
+      return failure();
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    VectorType lhsType = op.getLhsType(), rhsType = op.getRhsType();
+    if (!accType || accType.isScalable() || lhsType.isScalable() ||
+        rhsType.isScalable() ||
+        lhsType.getElementType() != accType.getElementType() ||
+        rhsType.getElementType() != accType.getElementType() ||
+        !isa<FloatType>(accType.getElementType()))
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<vector::IteratorType> iterators = op.getIteratorTypesArray();
+    // Every reduction dimension has size 1 in the operands that use it.
+    auto parallelDims = [&](AffineMap map, VectorType type,
+                            SmallVector<unsigned> &dims) {
+      for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        if (!dim)
+          return false;
+        if (iterators[dim.getPosition()] == vector::IteratorType::reduction) {
+          if (type.getShape()[i] != 1)
+            return false;
+          continue;
+        }
+        dims.push_back(dim.getPosition());
+      }
+      return true;
+    };
+    SmallVector<unsigned> lhsDims, rhsDims, accDims;
+    if (!parallelDims(maps[0], lhsType, lhsDims) ||
+        !parallelDims(maps[1], rhsType, rhsDims))
+      return failure();
+    for (AffineExpr expr : maps[2].getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim)
+        return failure();
+      accDims.push_back(dim.getPosition());
+    }
+    if (lhsDims != accDims || rhsDims != accDims)
+      return failure();
+    Location loc = op.getLoc();
+    Value lhs =
+        vector::ShapeCastOp::create(rewriter, loc, accType, op.getLhs());
+    Value rhs =
+        vector::ShapeCastOp::create(rewriter, loc, accType, op.getRhs());
+    rewriter.replaceOpWithNewOp<vector::FMAOp>(op, lhs, rhs, op.getAcc());
+    return success();
+  }
+};
+
 struct CPULowerVectorsPass
     : public tt::impl::TTCPULowerVectorsBase<CPULowerVectorsPass> {
   using TTCPULowerVectorsBase::TTCPULowerVectorsBase;
@@ -212,6 +274,13 @@ struct CPULowerVectorsPass
         rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
                                                     copy.getTarget());
       }
+    }
+    // Contractions over unit reduction dimensions to elementwise FMAs.
+    {
+      RewritePatternSet patterns(ctx);
+      patterns.add<ContractUnitReductionToFma>(ctx);
+      (void)tt::applyPatterns(*this, func, std::move(patterns),
+                              tt::Convergence::Optional);
     }
     // Dot-like contractions to vector reductions of elementwise products.
     {

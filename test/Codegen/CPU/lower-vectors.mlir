@@ -167,3 +167,24 @@ func.func @copies(%a: memref<4x16xf32>, %b: memref<4x8xf32>, %c: memref<4x8xf32>
   memref.copy %c, %b : memref<4x8xf32> to memref<4x8xf32>
   return
 }
+
+// -----
+
+// A contraction over unit reduction dimensions whose operands index the
+// channels as the accumulator does (a depthwise convolution's window step,
+// channels last) is one elementwise FMA on the accumulator's shape, not an
+// unrolled multiply-add per lane.
+// CHECK-LABEL: func.func @unit_reduction
+// CHECK-NOT: vector.contract
+// CHECK-DAG: %[[X:.*]] = vector.extract %{{.*}}[0, 0, 0, 0] : vector<64xf32> from vector<1x1x1x1x64xf32>
+// CHECK-DAG: %[[W:.*]] = vector.extract %{{.*}}[0, 0, 0, 0] : vector<64xf32> from vector<1x1x1x1x64xf32>
+// CHECK-DAG: %[[ACC:.*]] = vector.extract %{{.*}}[0, 0] : vector<64xf32> from vector<1x1x64xf32>
+// CHECK: vector.fma %[[X]], %[[W]], %[[ACC]] : vector<64xf32>
+// CHECK-NOT: vector.fma
+// WIDE-LABEL: func.func @unit_reduction
+#dw_in = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4, d2)>
+#dw_out = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @unit_reduction(%x: vector<1x1x1x1x64xf32>, %w: vector<1x1x1x1x64xf32>, %acc: vector<1x1x64xf32>) -> vector<1x1x64xf32> {
+  %0 = vector.contract {indexing_maps = [#dw_in, #dw_in, #dw_out], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"], kind = #vector.kind<add>} %x, %w, %acc : vector<1x1x1x1x64xf32>, vector<1x1x1x1x64xf32> into vector<1x1x64xf32>
+  return %0 : vector<1x1x64xf32>
+}
