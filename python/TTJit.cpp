@@ -32,6 +32,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -117,6 +118,42 @@ void addPackedWrappers(llvm::Module &module) {
 
 } // namespace
 
+/// LLVM's default module pipeline at `optLevel`; TT_LLVM_SLP=0 leaves out
+/// the SLP vectoriser. The code is vectorised already (the vector dialect),
+/// and SLP's search over the unrolled register tiles and transposes of a
+/// CNN is most of LLVM's time (MobileNetV3-small's first call on a 2-core
+/// Xeon: LLVM 8.3 -> 3.1 s without it), but some kernels still rely on it
+/// (the same model at batch 8 ran 30.7 -> 50.4 ms without it).
+void optimizeModule(llvm::Module &m, int optLevel,
+                    llvm::TargetMachine *target) {
+  static const bool slp = [] {
+    const char *value = std::getenv("TT_LLVM_SLP");
+    return !value || std::string(value) != "0";
+  }();
+  llvm::PipelineTuningOptions tuning;
+  tuning.SLPVectorization = slp && optLevel > 1;
+  tuning.LoopVectorization = optLevel > 1;
+  tuning.LoopUnrolling = optLevel > 0;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(target, tuning);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm = optLevel == 0
+                                    ? pb.buildO0DefaultPipeline(level)
+                                    : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(m, mam);
+}
+
 /// Machine code for `module` in `parts` objects, optimised and compiled on
 /// `workers` threads: the module is split (LLVM's SplitModule, functions
 /// distributed round-robin, locals externalised under unique names), each
@@ -129,9 +166,7 @@ std::vector<std::string> codegen(std::unique_ptr<llvm::Module> module,
     auto target = hostMachine(optLevel).createTargetMachine();
     if (!target)
       return "cannot create a target machine: " + message(target.takeError());
-    auto optimize = mlir::makeOptimizingTransformer(optLevel, 0, target->get());
-    if (llvm::Error e = optimize(&m))
-      return "LLVM optimisation failed: " + message(std::move(e));
+    optimizeModule(m, optLevel, target->get());
     llvm::orc::SimpleCompiler compile(**target);
     auto buffer = compile(m);
     if (!buffer)

@@ -261,7 +261,7 @@ class Compiled:
                     entry = cache.key("object", self.name, str(module),
                                       compiler.optimize_pipeline(),
                                       compiler.lowering_pipeline(),
-                                      str(runtime.opt_level()))
+                                      runtime.codegen_key())
                     objects = cache.load(entry)
                 else:
                     objects = None

@@ -641,3 +641,26 @@ def test_openmp_runtime_choice():
     run = subprocess.run([sys.executable, "-c", script], env=env,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
+
+
+def test_slp_vectorizer_off_switch(tmp_path):
+    """TT_LLVM_SLP=0 compiles without LLVM's SLP vectoriser (faster to
+    compile): the same results, and a compile cache key of its own."""
+    script = textwrap.dedent("""
+        import numpy as np
+        from tinytensor import jit, runtime
+        x = np.random.default_rng(0).standard_normal((37, 300))
+        f = jit(lambda x: np.exp(x - x.max(axis=1, keepdims=True)).T @ x)
+        np.testing.assert_allclose(
+            f(x), np.exp(x - x.max(axis=1, keepdims=True)).T @ x, rtol=1e-9)
+        print(runtime.codegen_key())
+    """)
+    keys = []
+    for value in ("0", "1"):
+        env = dict(os.environ, TT_LLVM_SLP=value,
+                   TT_CACHE_DIR=str(tmp_path))
+        run = subprocess.run([sys.executable, "-c", script], env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        keys.append(run.stdout.split()[-1])
+    assert keys[0].endswith("-noslp") and keys[1] == keys[0][:-len("-noslp")]
