@@ -72,15 +72,16 @@ def opt_level() -> int:
     return OPT_LEVEL if level is None else level
 
 
-#: TT_LLVM_SLP=0 leaves LLVM's SLP vectoriser out of compilations (faster
-#: to compile; some kernels run slower). Part of the compile cache's key.
-LLVM_SLP = os.environ.get("TT_LLVM_SLP", "1").strip() != "0"
+#: TT_LLVM_SLP=1 adds LLVM's SLP vectoriser to compilations (off by
+#: default: the code is vectorised already, and it took most of LLVM's
+#: time on CNNs). Part of the compile cache's key.
+LLVM_SLP = os.environ.get("TT_LLVM_SLP", "0").strip() == "1"
 
 
 def codegen_key() -> str:
     """What, besides the pipelines, decides the object code: the LLVM
     optimisation level and TT_LLVM_SLP."""
-    return f"O{opt_level()}" + ("" if LLVM_SLP else "-noslp")
+    return f"O{opt_level()}" + ("-slp" if LLVM_SLP else "")
 
 
 _libomp = None

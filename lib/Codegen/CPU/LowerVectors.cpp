@@ -209,33 +209,32 @@ struct ContractUnitReductionToFma
       return failure();
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     SmallVector<vector::IteratorType> iterators = op.getIteratorTypesArray();
-    // Every reduction dimension has size 1 in the operands that use it.
-    auto parallelDims = [&](AffineMap map, VectorType type,
-                            SmallVector<unsigned> &dims) {
+    // The dimensions of size > 1 each operand indexes, in its order; every
+    // reduction dimension has size 1 (dimensions of size 1, parallel ones
+    // included, are left out: a unit dimension the vectoriser folded away
+    // in one operand is still there in another).
+    auto wideDims = [&](AffineMap map, VectorType type,
+                        SmallVector<unsigned> &dims) {
       for (auto [i, expr] : llvm::enumerate(map.getResults())) {
         auto dim = dyn_cast<AffineDimExpr>(expr);
         if (!dim)
           return false;
-        if (iterators[dim.getPosition()] == vector::IteratorType::reduction) {
-          if (type.getShape()[i] != 1)
-            return false;
+        if (type.getShape()[i] == 1)
           continue;
-        }
+        if (iterators[dim.getPosition()] == vector::IteratorType::reduction)
+          return false;
         dims.push_back(dim.getPosition());
       }
       return true;
     };
     SmallVector<unsigned> lhsDims, rhsDims, accDims;
-    if (!parallelDims(maps[0], lhsType, lhsDims) ||
-        !parallelDims(maps[1], rhsType, rhsDims))
+    if (!wideDims(maps[0], lhsType, lhsDims) ||
+        !wideDims(maps[1], rhsType, rhsDims) ||
+        !wideDims(maps[2], accType, accDims))
       return failure();
-    for (AffineExpr expr : maps[2].getResults()) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      if (!dim)
-        return failure();
-      accDims.push_back(dim.getPosition());
-    }
-    if (lhsDims != accDims || rhsDims != accDims)
+    if (lhsDims != accDims || rhsDims != accDims ||
+        lhsType.getNumElements() != accType.getNumElements() ||
+        rhsType.getNumElements() != accType.getNumElements())
       return failure();
     Location loc = op.getLoc();
     Value lhs =

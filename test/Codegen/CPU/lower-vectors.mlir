@@ -188,3 +188,17 @@ func.func @unit_reduction(%x: vector<1x1x1x1x64xf32>, %w: vector<1x1x1x1x64xf32>
   %0 = vector.contract {indexing_maps = [#dw_in, #dw_in, #dw_out], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"], kind = #vector.kind<add>} %x, %w, %acc : vector<1x1x1x1x64xf32>, vector<1x1x1x1x64xf32> into vector<1x1x64xf32>
   return %0 : vector<1x1x64xf32>
 }
+
+// -----
+
+// The same with the output position's unit dimensions folded out of the
+// input's vector by the vectoriser (it broadcasts along them).
+// CHECK-LABEL: func.func @unit_reduction_folded_dims
+// CHECK-NOT: vector.contract
+// CHECK: vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<48xf32>
+// CHECK-NOT: vector.reduction
+// WIDE-LABEL: func.func @unit_reduction_folded_dims
+func.func @unit_reduction_folded_dims(%x: vector<1x1x1x48xf32>, %w: vector<1x1x1x1x1x48xf32>, %acc: vector<1x1x1x48xf32>) -> vector<1x1x1x48xf32> {
+  %0 = vector.contract {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d4, d5, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4, d5, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"], kind = #vector.kind<add>} %x, %w, %acc : vector<1x1x1x48xf32>, vector<1x1x1x1x1x48xf32> into vector<1x1x1x48xf32>
+  return %0 : vector<1x1x1x48xf32>
+}
