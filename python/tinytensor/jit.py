@@ -897,7 +897,24 @@ class JitFunction:
                 f"(compile_dynamic with the outputs' dimensions spelled out "
                 f"takes them)", RecompilationWarning, stacklevel=4)
             return None
-        dims = DynamicDims(symbols)
+        compiled = self._compile_dynamic_or_refuse(
+            call, scope, key, DynamicDims(symbols), family,
+            f"jit({_name(self.fn)}): the sizes that changed between calls "
+            f"cannot be dynamic ({{}}); each shape compiles a specialisation "
+            f"of its own (jit(..., dynamic=False) asks for that)",
+            stacklevel=5)
+        if compiled is None:
+            return None
+        family.compiled = compiled
+        family.dims = set(changed)
+        return compiled
+
+    def _compile_dynamic_or_refuse(self, call: _Arguments, scope, key,
+                                   dims: DynamicDims, family, refusal: str,
+                                   stacklevel: int):
+        """The specialisation with the dimensions of `dims` dynamic, or None
+        when the program cannot take them: the family is then refused and a
+        RecompilationWarning says `refusal` with the reason in its {}."""
         types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
         try:
             compiled = Compiled(self.fn, self._builder(call), types_, scope,
@@ -905,15 +922,10 @@ class JitFunction:
                                 dynamic=dims)
         except Exception as e:  # a static compile reports a real error
             family.refused = True
-            warnings.warn(
-                f"jit({_name(self.fn)}): the sizes that changed between "
-                f"calls cannot be dynamic ({e}); each shape compiles a "
-                f"specialisation of its own (jit(..., dynamic=False) asks "
-                f"for that)", RecompilationWarning, stacklevel=4)
+            warnings.warn(refusal.format(e), RecompilationWarning,
+                          stacklevel=stacklevel)
             return None
         self._misses += 1
-        family.compiled = compiled
-        family.dims = set(changed)
         return compiled
 
     def _all_dynamic_lookup(self, call: _Arguments, scope, key, shapes):
@@ -943,20 +955,13 @@ class JitFunction:
         dims = DynamicDims(symbols,
                            ranges={s: (2, None) for s in sizes.values()},
                            traced_sizes={s: n for n, s in sizes.items()})
-        types_ = [TensorType(a.shape, a.dtype) for a in call.arrays]
-        try:
-            compiled = Compiled(self.fn, self._builder(call), types_, scope,
-                                self.name, owner=self, key=key,
-                                dynamic=dims)
-        except Exception as e:  # a static compile reports a real error
-            family.refused = True
-            warnings.warn(
-                f"jit({_name(self.fn)}, dynamic=True): the dimensions "
-                f"cannot all be dynamic ({e}); each shape compiles a "
-                f"specialisation of its own", RecompilationWarning,
-                stacklevel=5)
+        compiled = self._compile_dynamic_or_refuse(
+            call, scope, key, dims, family,
+            f"jit({_name(self.fn)}, dynamic=True): the dimensions cannot all "
+            f"be dynamic ({{}}); each shape compiles a specialisation of its "
+            f"own", stacklevel=6)
+        if compiled is None:
             return None
-        self._misses += 1
         family.all_dynamic.append(compiled)
         return compiled
 
