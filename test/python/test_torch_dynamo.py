@@ -388,3 +388,34 @@ def test_eager_ops_option_controls_convolution_backward():
     with pytest.raises(Exception, match="eager_ops must be a sequence"):
         torch.compile(model, backend="tinytensor",
                       options={"eager_ops": "convolution_backward"})(x)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_grouped_query_attention_forward_and_gradients(causal):
+    """Grouped-query attention (8 query heads over 2 key/value heads, as
+    Llama's) reaches the backend as _scaled_dot_product_flash_attention_for_cpu
+    and its backward: compiled, no fallback, eager's output and gradients
+    (the shared heads' gradients summed over the heads they serve)."""
+    def attend(q, k, v):
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                             enable_gqa=True)
+        return out.tanh().sum()
+
+    torch.manual_seed(0)
+    q = torch.randn(2, 8, 7, 16, requires_grad=True)
+    k = torch.randn(2, 2, 7, 16, requires_grad=True)
+    v = torch.randn(2, 2, 7, 16, requires_grad=True)
+    torch._dynamo.reset()
+    compiled = torch.compile(attend, backend="tinytensor",
+                             options={"fallback": False})
+    got = compiled(q, k, v)
+    got.backward()
+    got_grads = [t.grad.clone() for t in (q, k, v)]
+    for t in (q, k, v):
+        t.grad = None
+    want = attend(q, k, v)
+    want.backward()
+    close(got, want, rtol=1e-5, atol=1e-5)
+    for g, t in zip(got_grads, (q, k, v)):
+        close(g, t.grad, rtol=1e-4, atol=1e-5)
+    assert dynamo.counters["fallbacks"] == 0

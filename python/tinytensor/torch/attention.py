@@ -130,10 +130,12 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None,
 def flash_attention_for_cpu(query, key, value, dropout_p=0.0,
                             is_causal=False, attn_mask=None, scale=None):
     """aten._scaled_dot_product_flash_attention_for_cpu (AOTAutograd's form
-    of attention): (output, log-sum-exp)."""
+    of attention): (output, log-sum-exp). Like PyTorch's kernel, it shares
+    each key/value head among the query heads when there are fewer
+    (grouped-query attention: Llama's 8 query heads over 2)."""
     return scaled_dot_product_attention(query, key, value, attn_mask,
                                         dropout_p, is_causal, scale,
-                                        with_lse=True)
+                                        enable_gqa=True, with_lse=True)
 
 
 def flash_attention_for_cpu_backward(grad_out, query, key, value, out, lse,
@@ -141,8 +143,12 @@ def flash_attention_for_cpu_backward(grad_out, query, key, value, out, lse,
                                      scale=None):
     """Its backward: with P = exp(S - lse) the softmax the forward
     computed, dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(dO * O)),
-    dQ = dS K * scale, dK = dS^T Q * scale."""
+    dQ = dS K * scale, dK = dS^T Q * scale. With fewer key/value heads
+    than query heads (grouped-query attention) the gradients of a shared
+    head are summed over the query heads it served."""
     _no_dropout(dropout_p)
+    kv_shape = tuple(int(d) for d in key.shape)
+    key, value = _grouped(query, key, value, True)
     scores, scale = _scores(query, key, attn_mask, is_causal, scale)
     if attn_mask is not None:  # rows that see nothing: P = 0, not NaN
         lse = np.where(lse > -np.inf, lse, 0.0)
@@ -156,6 +162,11 @@ def flash_attention_for_cpu_backward(grad_out, query, key, value, out, lse,
     grad_scores = probs * (grad_probs - row)
     grad_query = (grad_scores @ key) * scale
     grad_key = (np.transpose(grad_scores, swap) @ query) * scale
+    heads = int(query.shape[-3]) if rank >= 3 else None
+    if heads is not None and kv_shape[-3] != heads:
+        grouped = kv_shape[:-2] + (heads // kv_shape[-3],) + kv_shape[-2:]
+        grad_key = np.sum(np.reshape(grad_key, grouped), axis=-3)
+        grad_value = np.sum(np.reshape(grad_value, grouped), axis=-3)
     return grad_query, grad_key, grad_value
 
 
