@@ -154,3 +154,22 @@ def test_mixed_dtypes_are_an_error():
         ttorch.jit(Mixed())(torch.randn(1, 2, 5, 5),
                             torch.randn(3, 2, 3, 3, dtype=torch.float64))
 
+
+
+def test_conv2d_patch_blocks_dynamic_batch():
+    """Blocked patches over a dynamic batch (the parallel loop's bound is
+    the batch size; one image's patches, 4.4 MB, decide): a new batch size
+    compiles once more, then every size matches eager."""
+    model = nn.Conv2d(24, 20, 3, padding=1)
+    x = torch.randn(3, 24, 72, 70)
+    module = ttorch.compile(
+        model, x, dynamic_shapes=({0: torch.export.Dim("batch")},))
+    assert "scf.forall" in str(module) and "tensor<?x24x72x70xf32>" in str(
+        module)
+    compiled = ttorch.jit(model)
+    for batch in (3, 5, 2, 7):
+        x = torch.randn(batch, 24, 72, 70)
+        with torch.no_grad():
+            torch.testing.assert_close(compiled(x), model(x), rtol=1e-4,
+                                       atol=1e-4)
+    assert compiled.compilations <= 2
