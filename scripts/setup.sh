@@ -15,6 +15,9 @@ log() { printf '\n==> %s\n' "$*"; }
 APT_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   clang-22 lld-22 libomp-22-dev
+  # GNU OpenMP: PyTorch's runtime, which compiled code's parallel loops
+  # share when torch is loaded (TT_OPENMP; the tests load it either way).
+  libgomp1
   # Sanitizer and libFuzzer runtimes, for the sanitised build and the
   # short fuzz run of scripts/test.sh (scripts/fuzz.sh).
   libclang-rt-22-dev
