@@ -349,7 +349,7 @@ Value blockedPatchProduct(OpBuilder &b, Location loc, Value input, Value weight,
   int64_t sh = geometry.strides[0], sw = geometry.strides[1];
   int64_t dh = geometry.dilations[0], dw = geometry.dilations[1];
   int64_t inRows = (blockRows - 1) * sh + (kh - 1) * dh + 1;
-  int64_t depth = channels * kh * kw, positions = blockRows * outCols;
+  int64_t positions = blockRows * outCols;
   bool add = !isZeroFill(init);
   // [1, F, C, KH, KW] -> [F, KH, KW, C] -> [F, KH * KW * C], the order of
   // the patch rows.
