@@ -21,6 +21,16 @@ using namespace mlir::tt;
 
 namespace {
 
+/// NumPy's negative index: `id + n` where `id < 0`, else `id` (`zero`: an
+/// index constant 0).
+Value wrapNegativeIndex(OpBuilder &b, Location loc, Value id, Value n,
+                        Value zero) {
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, id, zero);
+  return arith::SelectOp::create(b, loc, negative,
+                                 arith::AddIOp::create(b, loc, id, n), id);
+}
+
 struct TransposeLowering : public RankedLowering<TransposeOp> {
   using RankedLowering::RankedLowering;
   Value lower(TransposeOp op, OpAdaptor adaptor, OpBuilder &b,
@@ -227,10 +237,7 @@ struct GatherLowering : public RankedLowering<GatherOp> {
             last = arith::SubIOp::create(
                 b, l, n, arith::ConstantIndexOp::create(b, l, 1));
           }
-          Value negative =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, id, zero);
-          Value wrapped = arith::AddIOp::create(b, l, id, n);
-          id = arith::SelectOp::create(b, l, negative, wrapped, id);
+          id = wrapNegativeIndex(b, l, id, n, zero);
           id = arith::MaxSIOp::create(b, l, id, zero);
           id = arith::MinSIOp::create(b, l, id, last);
           SmallVector<Value> coords = {id};
@@ -287,10 +294,7 @@ struct ScatterLowering : public RankedLowering<ScatterOp> {
           Value id = arith::IndexCastOp::create(
               nb, nl, nb.getIndexType(),
               tensor::ExtractOp::create(nb, nl, indices, ValueRange{i}));
-          Value negative = arith::CmpIOp::create(
-              nb, nl, arith::CmpIPredicate::slt, id, zero);
-          id = arith::SelectOp::create(
-              nb, nl, negative, arith::AddIOp::create(nb, nl, id, rows), id);
+          id = wrapNegativeIndex(nb, nl, id, rows, zero);
           Value inside = arith::AndIOp::create(
               nb, nl,
               arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, id,
