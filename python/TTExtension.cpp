@@ -311,6 +311,7 @@ NB_MODULE(_ttDialects, m) {
       "register_dialects",
       [](MlirDialectRegistry registry) {
         mlirDialectHandleInsertDialect(mlirGetDialectHandle__tt__(), registry);
+        ttRegisterDialectExtensions(registry);
       },
       nb::arg("registry"),
       "Adds the tt dialect to a dialect registry (used by the site "

@@ -21,6 +21,11 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TinyTensor, tt);
 /// strings parsed by the C API (and Python's PassManager.parse) find them.
 MLIR_CAPI_EXPORTED void ttRegisterPasses(void);
 
+/// Adds to `registry` the dialect extensions TinyTensor's pipelines need
+/// beyond the dialects themselves (the memory effects of mpi.allreduce).
+MLIR_CAPI_EXPORTED void
+ttRegisterDialectExtensions(MlirDialectRegistry registry);
+
 #ifdef __cplusplus
 }
 #endif

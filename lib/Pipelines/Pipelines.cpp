@@ -6,6 +6,7 @@
 #include "TinyTensor/Codegen/Passes.h"
 #include "TinyTensor/Conversion/Passes.h"
 #include "TinyTensor/Dialect/TT/Passes.h"
+#include "TinyTensor/Distributed/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -65,6 +67,24 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(tt::createTTFoldTransposes());
     pm.addNestedPass<func::FuncOp>(tt::createTTFuseCastsIntoContractions());
   }
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tt::buildTTDistributePipeline(OpPassManager &pm) {
+  pm.addPass(tt::createTTShardArguments());
+  // Forward: a split reaches each op from its operands first, so that a
+  // contraction over a split dimension becomes a local product and one
+  // all-reduce (Megatron's row-parallel layers), rather than an all-gather
+  // a replicated consumer asked for.
+  shard::ShardingPropagationOptions propagation;
+  propagation.traversal = shard::TraversalOrder::ForwardBackward;
+  pm.addNestedPass<func::FuncOp>(shard::createShardingPropagation(propagation));
+  pm.addNestedPass<func::FuncOp>(tt::createTTCompleteSharding());
+  pm.addNestedPass<func::FuncOp>(shard::createPartition());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(tt::createTTLowerShardCollectives());
+  pm.addPass(createConvertShardToMPIPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -158,8 +178,13 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
     OptimizeOptions optimize;
     optimize.fusion = options.fusion;
     optimize.convMatmul = options.convMatmul;
+    // Sharding propagation and partitioning see one function at a time.
+    if (options.distribute)
+      optimize.outline = false;
     buildTTOptimizePipeline(pm, optimize);
   }
+  if (options.distribute)
+    buildTTDistributePipeline(pm);
   // The calling convention of the Python runtime: booleans are bytes.
   if (options.outParams)
     pm.addPass(tt::createTTBooleanABI());
@@ -211,6 +236,7 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = options.genericAlloc;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
+  pm.addPass(tt::createTTConvertMPIToLLVM());
   pm.addPass(createConvertMathToLLVMPass());
   // Before the vector conversion: libm calls on vectors are made per element
   // with vector.extract/insert.
@@ -223,6 +249,7 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(tt::createTTMPIRuntimeCalls());
   pm.addPass(createCanonicalizerPass());
 }
 
@@ -340,6 +367,12 @@ void tt::registerTTPipelines() {
       "vectorise, one-shot bufferise, deallocate, OpenMP, lower to LLVM with "
       "C-interface wrappers)",
       buildTTLowerToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "tt-distribute",
+      "Optimised linalg with tt.grid / tt.split_axes attributes -> one "
+      "process's part of it, with MPI collectives (sharding annotations, "
+      "MLIR's sharding propagation and partitioning, collectives to mpi)",
+      buildTTDistributePipeline);
   PassPipelineRegistration<LowerToNVVMOptions>(
       "tt-lower-to-nvvm",
       "tt -> host code in the LLVM dialect launching NVVM kernels, with the "

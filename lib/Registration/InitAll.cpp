@@ -6,6 +6,7 @@
 #include "TinyTensor/Conversion/Passes.h"
 #include "TinyTensor/Dialect/TT/Passes.h"
 #include "TinyTensor/Dialect/TT/TTDialect.h"
+#include "TinyTensor/Distributed/Passes.h"
 #include "TinyTensor/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -14,6 +15,8 @@ void mlir::tt::registerTinyTensorDialects(DialectRegistry &registry) {
   registry.insert<TTDialect, tensor::TensorDialect>();
   // gpu-module-to-binary translates the kernels (GPU, NVVM, LLVM) to LLVM IR.
   registerAllToLLVMIRTranslations(registry);
+  // Memory effects of mpi.allreduce, which the distributed pipeline needs.
+  registerDistributedInterfaces(registry);
 }
 
 void mlir::tt::registerTinyTensorPasses() {
@@ -26,5 +29,6 @@ void mlir::tt::registerTinyTensorPasses() {
   registerTTPasses();
   registerTTCodegenPasses();
   registerTinyTensorConversionPasses();
+  registerTTDistributedPasses();
   registerTTPipelines();
 }

@@ -27,3 +27,11 @@ def new_context() -> ir.Context:
     ctx = ir.Context()
     tt.register_dialect(ctx)
     return ctx
+
+
+def _mlir_libs_dir() -> str:
+    """The directory of MLIR's native libraries and ours (the extension,
+    libTinyTensorMPI.so)."""
+    import os
+    from mlir import _mlir_libs
+    return os.path.dirname(_mlir_libs.__file__)

@@ -90,17 +90,23 @@ def run_pipeline(module: ir.Module, pipeline: str,
             timings[key] = timings.get(key, 0.0) + seconds
 
 
-def optimize_pipeline() -> str:
+def optimize_pipeline(distribute: bool = False) -> str:
     """The pipeline from tt to optimised linalg (with
-    TT_OPTIMIZE_OPTIONS)."""
-    if _OPTIMIZE_OPTIONS:
-        return f"tt-optimize{{{_OPTIMIZE_OPTIONS}}}"
-    return "tt-optimize"
+    TT_OPTIMIZE_OPTIONS); with `distribute`, to one process's part of it
+    (tt-distribute, after tt-optimize without outlining: sharding
+    propagation sees one function at a time)."""
+    options = _OPTIMIZE_OPTIONS
+    if distribute:
+        options = (options + " outline-repeated=false").strip()
+    pipeline = f"tt-optimize{{{options}}}" if options else "tt-optimize"
+    return pipeline + ",tt-distribute" if distribute else pipeline
 
 
-def optimize(module: ir.Module, timings=None) -> None:
-    """tt -> optimised linalg on tensors."""
-    run_pipeline(module, optimize_pipeline(), timings)
+def optimize(module: ir.Module, timings=None, distribute: bool = False
+             ) -> None:
+    """tt -> optimised linalg on tensors (this process's part of it with
+    `distribute`: see tinytensor.distributed)."""
+    run_pipeline(module, optimize_pipeline(distribute), timings)
 
 
 def lowering_pipeline() -> str:

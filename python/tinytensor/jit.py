@@ -203,7 +203,7 @@ class Compiled:
     def __init__(self, fn, build, arg_types: Sequence[TensorType],
                  scope: Sequence[np.ndarray], name: str = _ENTRY,
                  owner=None, key=None, trace_only=False, dynamic=None,
-                 resource_names=None):
+                 resource_names=None, sharding=None):
         self._build = build
         self._embed_arrays = trace_only
         self._resource_names = resource_names
@@ -237,6 +237,11 @@ class Compiled:
                 self._check_polymorphic(
                     fn, context, scope, dynamic, traced_types,
                     None if self._resource_names else str(module))
+            #: With `sharding` (tinytensor.distributed): the types this
+            #: process passes and receives, its parts of the traced ones.
+            self._local_types = None
+            if sharding is not None:
+                self._local_types = sharding.annotate(module, self)
             self.module = compiler.clone(module)
             self.timings["trace"] = clock() - start
             start = clock()
@@ -259,7 +264,8 @@ class Compiled:
                 entry = None
                 if cache.enabled():
                     entry = cache.key("object", self.name, str(module),
-                                      compiler.optimize_pipeline(),
+                                      compiler.optimize_pipeline(
+                                          sharding is not None),
                                       compiler.lowering_pipeline(),
                                       runtime.codegen_key())
                     objects = cache.load(entry)
@@ -269,7 +275,8 @@ class Compiled:
                 if self.cached:
                     self.timings["cache"] = clock() - start
                 else:
-                    compiler.optimize(module, self.timings)
+                    compiler.optimize(module, self.timings,
+                                      distribute=sharding is not None)
                     self._optimized = compiler.clone(module)
                     self.timings["tt-optimize"] = clock() - start
                     start = clock()
@@ -280,11 +287,13 @@ class Compiled:
                     objects = runtime.compile_objects(module)
                     if entry is not None:
                         cache.store(entry, objects)
-                self._executable = Executable(
-                    objects, self.name,
-                    self.input_types + [TensorType.of(a, "captured array")
-                                        for a in self._captured],
-                    self._result_types, dynamic)
+                inputs = self.input_types + [
+                    TensorType.of(a, "captured array") for a in self._captured]
+                results = self._result_types
+                if self._local_types is not None:
+                    inputs, results = self._local_types
+                self._executable = Executable(objects, self.name, inputs,
+                                              results, dynamic)
                 if not self.cached:
                     self.timings["llvm"] = clock() - start
                 if getattr(owner, "freeze", False) and self._captured:
@@ -428,7 +437,8 @@ class Compiled:
         if self._optimized is None:
             with self._context:
                 self._optimized = compiler.clone(self.module)
-                compiler.optimize(self._optimized)
+                compiler.optimize(self._optimized,
+                                  distribute=self._local_types is not None)
         return self._optimized
 
     @property

@@ -229,6 +229,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "of malloc and free (the code's loader provides them: "
                      "the Python runtime reuses buffers across calls)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> distribute{
+      *this, "distribute",
+      llvm::cl::desc("After tt-optimize (without outlining), run "
+                     "tt-distribute: the module's tt.grid and its "
+                     "functions' tt.split_axes attributes make it one "
+                     "process's part of a program over MPI ranks"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> outParams{
       *this, "out-params",
       llvm::cl::desc("Turn returned buffers into caller-allocated output "
@@ -296,6 +303,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 
 /// tt -> optimised linalg on tensors: canonicalise, CSE, convert, fuse.
 void buildTTOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options);
+
+/// Optimised linalg whose module has a `tt.grid` attribute (and whose public
+/// functions' arguments and results `tt.split_axes` attributes) -> this
+/// process's part of the program: `shard` annotations, sharding
+/// propagation, partitioning, collectives as `mpi` ops.
+void buildTTDistributePipeline(OpPassManager &pm);
 
 /// tt (or optimised linalg) -> LLVM dialect for the host CPU: tiling and
 /// fusion, vectorisation, one-shot bufferisation across function

@@ -1,0 +1,229 @@
+//===- Sharding.cpp - Sharding annotations from attributes ----------------===//
+//
+// tt-shard-arguments turns the `tt.grid` / `tt.split_axes` attributes that
+// the Python API (tinytensor.distributed) writes into `shard` annotations;
+// tt-complete-sharding replicates what propagation left unannotated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TinyTensor/Distributed/Passes.h"
+
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/SmallSet.h"
+
+namespace mlir {
+namespace tt {
+#define GEN_PASS_DEF_TTSHARDARGUMENTS
+#define GEN_PASS_DEF_TTCOMPLETESHARDING
+#include "TinyTensor/Distributed/Passes.h.inc"
+} // namespace tt
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kGridAttr = "tt.grid";
+constexpr llvm::StringLiteral kSplitAxesAttr = "tt.split_axes";
+constexpr llvm::StringLiteral kGridName = "tt_grid";
+
+/// `split` as `shard.sharding` split axes, checked against `type` and the
+/// grid; `what` names the value in errors ("argument 2 of @main").
+FailureOr<SmallVector<shard::GridAxesAttr>>
+splitAxes(Attribute split, RankedTensorType type, ArrayRef<int64_t> grid,
+          Operation *anchor, const Twine &what) {
+  // Replicated is [[]]: `shard.sharding` has at least one list.
+  SmallVector<shard::GridAxesAttr> result;
+  if (!split)
+    return SmallVector<shard::GridAxesAttr>{
+        shard::GridAxesAttr::get(anchor->getContext(), {})};
+  auto lists = dyn_cast<ArrayAttr>(split);
+  if (!lists)
+    return anchor->emitError() << what << ": " << kSplitAxesAttr
+                               << " must be a list of lists of grid axes";
+  if ((int64_t)lists.size() > type.getRank())
+    return anchor->emitError()
+           << what << ": " << kSplitAxesAttr << " has " << lists.size()
+           << " entries for a tensor of rank " << type.getRank();
+  llvm::SmallSet<int64_t, 4> used;
+  for (auto [dim, list] : llvm::enumerate(lists)) {
+    auto axesAttr = dyn_cast<ArrayAttr>(list);
+    if (!axesAttr)
+      return anchor->emitError() << what << ": " << kSplitAxesAttr
+                                 << " must be a list of lists of grid axes";
+    SmallVector<shard::GridAxis> axes;
+    int64_t parts = 1;
+    for (Attribute a : axesAttr) {
+      auto axis = dyn_cast<IntegerAttr>(a);
+      if (!axis || axis.getInt() < 0 || axis.getInt() >= (int64_t)grid.size())
+        return anchor->emitError()
+               << what << ", dimension " << dim << ": grid axis " << a
+               << " is not an axis of the grid (rank " << grid.size() << ")";
+      if (!used.insert(axis.getInt()).second)
+        return anchor->emitError() << what << ": grid axis " << axis.getInt()
+                                   << " splits more than one dimension";
+      axes.push_back(axis.getInt());
+      parts *= grid[axis.getInt()];
+    }
+    int64_t size = type.getDimSize(dim);
+    if (!ShapedType::isDynamic(size) && size % parts != 0)
+      return anchor->emitError()
+             << what << ", dimension " << dim << " (size " << size
+             << ") cannot be split evenly into " << parts << " parts";
+    result.push_back(shard::GridAxesAttr::get(anchor->getContext(), axes));
+  }
+  if (result.empty())
+    result.push_back(shard::GridAxesAttr::get(anchor->getContext(), {}));
+  return result;
+}
+
+struct ShardArgumentsPass
+    : public tt::impl::TTShardArgumentsBase<ShardArgumentsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto gridAttr = module->getAttrOfType<DenseI64ArrayAttr>(kGridAttr);
+    if (!gridAttr) {
+      if (module->hasAttr(kGridAttr)) {
+        module.emitError() << kGridAttr
+                           << " must be an array<i64> of grid axis sizes";
+        return signalPassFailure();
+      }
+      return;
+    }
+    ArrayRef<int64_t> grid = gridAttr.asArrayRef();
+    if (grid.empty() || llvm::any_of(grid, [](int64_t n) { return n < 1; })) {
+      module.emitError() << kGridAttr << " must list positive axis sizes";
+      return signalPassFailure();
+    }
+    OpBuilder builder(module.getBodyRegion());
+    if (!module.lookupSymbol(kGridName))
+      shard::GridOp::create(builder, module.getLoc(), kGridName, grid);
+    auto gridRef = FlatSymbolRefAttr::get(module.getContext(), kGridName);
+
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      if (fn.isExternal() || !fn.isPublic())
+        continue;
+      if (failed(annotate(fn, grid, gridRef)))
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult annotate(func::FuncOp fn, ArrayRef<int64_t> grid,
+                         FlatSymbolRefAttr gridRef) {
+    Block &entry = fn.getBody().front();
+    OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+    auto sharding = [&](ArrayRef<shard::GridAxesAttr> axes, Location loc) {
+      return shard::ShardingOp::create(builder, loc, gridRef, axes).getResult();
+    };
+    for (BlockArgument arg : entry.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      Attribute split = fn.getArgAttr(arg.getArgNumber(), kSplitAxesAttr);
+      if (!type) {
+        if (split)
+          return fn.emitError()
+                 << "argument " << arg.getArgNumber() << " of @" << fn.getName()
+                 << " is not a ranked tensor: it cannot be "
+                    "split";
+        continue;
+      }
+      // 0-d tensors are replicated and stay unannotated: MLIR 22's sharding
+      // propagation gives the ops they feed a sharding without a grid.
+      if (type.getRank() == 0) {
+        if (split && !cast<ArrayAttr>(split).empty())
+          return fn.emitError()
+                 << "argument " << arg.getArgNumber() << " of @" << fn.getName()
+                 << " has no dimensions: it cannot be split";
+        fn.removeArgAttr(arg.getArgNumber(), kSplitAxesAttr);
+        continue;
+      }
+      auto axes = splitAxes(split, type, grid, fn,
+                            "argument " + Twine(arg.getArgNumber()) + " of @" +
+                                fn.getName());
+      if (failed(axes))
+        return failure();
+      fn.removeArgAttr(arg.getArgNumber(), kSplitAxesAttr);
+      Value s = sharding(*axes, arg.getLoc());
+      auto shardOp = shard::ShardOp::create(builder, arg.getLoc(), arg, s);
+      arg.replaceAllUsesExcept(shardOp.getResult(), shardOp);
+    }
+    for (Block &block : fn.getBody()) {
+      auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+      if (!ret)
+        continue;
+      builder.setInsertionPoint(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        unsigned index = operand.getOperandNumber();
+        auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+        Attribute split = fn.getResultAttr(index, kSplitAxesAttr);
+        if (!type || type.getRank() == 0)
+          continue;
+        auto axes =
+            splitAxes(split, type, grid, fn,
+                      "result " + Twine(index) + " of @" + fn.getName());
+        if (failed(axes))
+          return failure();
+        Value s = sharding(*axes, ret.getLoc());
+        auto shardOp =
+            shard::ShardOp::create(builder, ret.getLoc(), operand.get(), s,
+                                   /*annotate_for_users=*/true);
+        operand.set(shardOp.getResult());
+      }
+    }
+    for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+      fn.removeResultAttr(i, StringAttr::get(fn.getContext(), kSplitAxesAttr));
+    return success();
+  }
+};
+
+struct CompleteShardingPass
+    : public tt::impl::TTCompleteShardingBase<CompleteShardingPass> {
+  void runOnOperation() override {
+    func::FuncOp fn = getOperation();
+    auto module = fn->getParentOfType<ModuleOp>();
+    auto grids = module.getOps<shard::GridOp>();
+    if (grids.empty())
+      return;
+    if (std::next(grids.begin()) != grids.end()) {
+      module.emitError() << "tt-complete-sharding supports one shard.grid "
+                            "per module";
+      return signalPassFailure();
+    }
+    auto grid = FlatSymbolRefAttr::get((*grids.begin()).getSymNameAttr());
+    auto replicated = shard::Sharding::get(
+        grid, {shard::GridAxesAttr::get(fn.getContext(), {})});
+    OpBuilder builder(fn.getContext());
+    SmallVector<OpResult> results;
+    for (Operation &op : fn.getBody().front()) {
+      if (isa<shard::ShardOp, shard::ShardingOp>(op))
+        continue;
+      for (OpResult result : op.getResults())
+        if (isa<RankedTensorType>(result.getType()))
+          results.push_back(result);
+    }
+    for (OpResult result : results) {
+      if (result.hasOneUse()) {
+        auto user = dyn_cast<shard::ShardOp>(*result.getUsers().begin());
+        if (user)
+          continue; // annotated, as partitioning expects
+      }
+      // The sharding users asked for, else replicated.
+      FailureOr<std::pair<bool, shard::Sharding>> wanted =
+          shard::getSharding(result);
+      shard::Sharding sharding =
+          succeeded(wanted) ? wanted->second : replicated;
+      builder.setInsertionPointAfter(result.getOwner());
+      if (result.use_empty()) {
+        Value s = shard::ShardingOp::create(builder, result.getLoc(), sharding)
+                      .getResult();
+        shard::ShardOp::create(builder, result.getLoc(), result, s);
+        continue;
+      }
+      shard::maybeInsertTargetShardingAnnotation(sharding, result, builder);
+    }
+  }
+};
+
+} // namespace
