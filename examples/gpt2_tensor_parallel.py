@@ -50,14 +50,16 @@ from gpt2 import CONFIGS, gelu, gpt2, layer_norm, random_params, softmax  # noqa
 
 def attention_heads(x, attn, mask):
     """Multi-head attention with per-head weights: every product keeps the
-    heads as its leading dimension, and the heads' outputs are summed by
-    the output projection."""
-    q = x[None] @ attn["w_q"] + attn["b_q"]                # [heads, T, k]
-    k = x[None] @ attn["w_k"] + attn["b_k"]
-    v = x[None] @ attn["w_v"] + attn["b_v"]
-    scores = q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1]) + mask
-    out = softmax(scores) @ v                               # [heads, T, k]
-    return (out @ attn["w_o"]).sum(axis=0) + attn["b_o"]    # [T, n_embd]
+    heads as a dimension of its own ([..., heads, T, k]), and the heads'
+    outputs are summed by the output projection. `x` is [T, n_embd] or
+    [batch, T, n_embd]."""
+    x = x[..., None, :, :]
+    q = x @ attn["w_q"] + attn["b_q"]                       # [.., heads, T, k]
+    k = x @ attn["w_k"] + attn["b_k"]
+    v = x @ attn["w_v"] + attn["b_v"]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1]) + mask
+    out = softmax(scores) @ v                               # [.., heads, T, k]
+    return (out @ attn["w_o"]).sum(axis=-3) + attn["b_o"]   # [.., T, n_embd]
 
 
 def mlp(x, c_fc, c_proj):
@@ -65,15 +67,17 @@ def mlp(x, c_fc, c_proj):
 
 
 def gpt2_heads(inputs, last, wte, wpe, blocks, ln_f):
-    """GPT-2's logits at position `last` (a 0-d array), with attention
-    weights per head (`head_params`)."""
-    x = wte[inputs] + wpe[range(len(inputs))]
-    mask = (1 - np.tri(len(inputs), dtype=x.dtype)) * -1e10
+    """GPT-2's logits at position `last` (a 0-d array) of token ids
+    `inputs` ([T], or [batch, T]), with attention weights per head
+    (`head_params`)."""
+    n = inputs.shape[-1]
+    x = wte[inputs] + wpe[range(n)]
+    mask = (1 - np.tri(n, dtype=x.dtype)) * -1e10
     for block in blocks:
         x = x + attention_heads(layer_norm(x, **block["ln_1"]), block["attn"],
                                 mask)
         x = x + mlp(layer_norm(x, **block["ln_2"]), **block["mlp"])
-    return (layer_norm(x, **ln_f) @ wte.T)[last]
+    return (layer_norm(x, **ln_f) @ wte.T)[..., last, :]
 
 
 def head_params(params, n_head):
@@ -123,6 +127,7 @@ def resident_mib() -> float:
 
 def main(argv=None):
     from tinytensor import distributed as dist, jit
+    from tinytensor.distributed import P
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", choices=sorted(CONFIGS), default="124m")
@@ -131,6 +136,11 @@ def main(argv=None):
     parser.add_argument("--context", type=int, default=None,
                         help="length the ids are padded to (default: "
                              "prompt + tokens, at most the model's n_ctx)")
+    parser.add_argument("--data-parallel", type=int, default=0,
+                        metavar="BATCH",
+                        help="instead of splitting the model, generate "
+                             "BATCH sequences at once, each process running "
+                             "the whole model on BATCH / processes of them")
     parser.add_argument("--no-check", dest="check", action="store_false",
                         help="skip the comparison with one process")
     parser.add_argument("--memory", action="store_true",
@@ -143,48 +153,62 @@ def main(argv=None):
     context = args.context or min(args.prompt + args.tokens,
                                   config["n_ctx"])
     params = random_params(**config)
-    mesh = dist.Mesh((dist.size(),), ("tp",))
-    me = dist.rank()
-    shardings = megatron_shardings(config["n_layer"])
     heads = head_params(params, n_head)
+    me = dist.rank()
+    batch = args.data_parallel or 1
+    if args.data_parallel:
+        # Data parallel: the batch of sequences is split, the weights and
+        # the logits replicated.
+        mesh = dist.Mesh((dist.size(),), ("dp",))
+        shardings = {"inputs": P("dp")}
+    else:
+        mesh = dist.Mesh((dist.size(),), ("tp",))
+        shardings = megatron_shardings(config["n_layer"])
     # Each process keeps its part of the weights (split once, not per call).
-    local = dist.distribute(heads, mesh, {k: shardings[k] for k in heads})
+    local = dist.distribute(heads, mesh, {k: shardings.get(k) for k in heads})
     step = dist.shard(gpt2_heads, mesh, in_shardings=shardings)
     reference = jit(lambda ids, last: gpt2(ids, **params, n_head=n_head)[last])
 
-    ids = list(np.random.default_rng(1).integers(
-        0, config["n_vocab"], args.prompt))
-    generated, times, errors = [], [], []
+    rng = np.random.default_rng(1)
+    ids = [list(rng.integers(0, config["n_vocab"], args.prompt))
+           for _ in range(batch)]
+    times, errors = [], []
     memory = {}
     start = time.perf_counter()
     for t in range(args.tokens):
-        window = ids[-context:]
-        padded = np.zeros(context, np.int32)
-        padded[:len(window)] = window
-        last = np.array(len(window) - 1, np.int64)
+        n = min(len(ids[0]), context)
+        padded = np.zeros((batch, context), np.int32)
+        for row, sequence in zip(padded, ids):
+            row[:n] = sequence[-n:]
+        last = np.array(n - 1, np.int64)
+        inputs = padded if args.data_parallel else padded[0]
         dist.barrier()
         begin = time.perf_counter()
-        logits = step(padded, last, **local)
+        logits = step(inputs, last, **local).reshape(batch, -1)
         times.append(time.perf_counter() - begin)
         if t == 0:
             first_call = time.perf_counter() - start
-        token = int(np.argmax(logits))
+        tokens = [int(i) for i in np.argmax(logits, axis=-1)]
         if args.check and me == 0:
-            expected = reference(padded, last)
-            errors.append(float(np.abs(logits - expected).max()))
-            if int(np.argmax(expected)) != token:
-                errors[-1] = float("inf")
-        ids.append(token)
-        generated.append(token)
+            for row, got, token in zip(padded, logits, tokens):
+                expected = reference(row, last)
+                errors.append(float(np.abs(got - expected).max()))
+                if int(np.argmax(expected)) != token:
+                    errors[-1] = float("inf")
+        for sequence, token in zip(ids, tokens):
+            sequence.append(token)
         if args.memory and t + 1 == min(100, args.tokens):
             memory["first"] = (resident_mib(), dist.communicators())
     if args.memory:
         memory["last"] = (resident_mib(), dist.communicators())
 
     if me == 0:
-        print(f"processes: {mesh.size}, GPT-2 {args.config}, context "
-              f"{context}, {args.tokens} tokens")
-        print(f"tokens: {' '.join(map(str, generated))}")
+        kind = (f"data parallel, batch {batch}" if args.data_parallel
+                else "tensor parallel")
+        print(f"processes: {mesh.size} ({kind}), GPT-2 {args.config}, "
+              f"context {context}, {args.tokens} tokens")
+        for sequence in ids:
+            print(f"tokens: {' '.join(map(str, sequence[args.prompt:]))}")
         print(f"first call (trace + compile + run): {first_call:.2f} s")
         print(f"time per token: {np.median(times[1:] or times) * 1e3:.2f} ms "
               f"(median of the sharded calls)")

@@ -70,6 +70,11 @@ struct LowerShardCollectivesPass
               shard::ScatterOp, shard::SendOp, shard::RecvOp, shard::ShiftOp,
               shard::ReduceOp>(op))
         collectives.push_back(op);
+      // MLIR 22's mpi.allreduce lowering takes buffers of rank 1 or more.
+      if (auto allReduce = dyn_cast<shard::AllReduceOp>(op))
+        if (auto type = dyn_cast<RankedTensorType>(allReduce.getType());
+            type && type.getRank() == 0)
+          collectives.push_back(op);
     });
     for (Operation *op : collectives)
       if (failed(lower(op, symbols)))
@@ -79,6 +84,22 @@ struct LowerShardCollectivesPass
   LogicalResult lower(Operation *op, SymbolTableCollection &symbols) {
     OpBuilder b(op);
     Location loc = op->getLoc();
+    if (auto allReduce = dyn_cast<shard::AllReduceOp>(op)) {
+      // A scalar (0-d) all-reduce, as one element of rank 1.
+      auto type = cast<RankedTensorType>(allReduce.getType());
+      auto vector = RankedTensorType::get({1}, type.getElementType());
+      Value one =
+          tensor::ExpandShapeOp::create(b, loc, vector, allReduce.getInput(),
+                                        ArrayRef<ReassociationIndices>{});
+      Value reduced = shard::AllReduceOp::create(
+          b, loc, vector, allReduce.getGridAttr(), allReduce.getGridAxesAttr(),
+          one, allReduce.getReductionAttr());
+      Value result = tensor::CollapseShapeOp::create(
+          b, loc, type, reduced, ArrayRef<ReassociationIndices>{});
+      allReduce.getResult().replaceAllUsesWith(result);
+      allReduce.erase();
+      return success();
+    }
     if (auto slice = dyn_cast<shard::AllSliceOp>(op)) {
       auto part = cast<RankedTensorType>(slice.getResult().getType());
       int64_t axis = slice.getSliceAxis().getSExtValue();

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallSet.h"
 
 namespace mlir {
@@ -195,6 +196,35 @@ struct CompleteShardingPass
     auto replicated = shard::Sharding::get(
         grid, {shard::GridAxesAttr::get(fn.getContext(), {})});
     OpBuilder builder(fn.getContext());
+    // Tensors that an op reads inside its regions without taking them as
+    // operands (a gather's table, read with tensor.extract in a
+    // linalg.generic's body) are invisible to propagation: the op's
+    // sharding says nothing about them, so each process must have all of
+    // them. They are read through a replicated annotation (partitioning
+    // gathers them if they are split).
+    for (Operation &op : fn.getBody().front()) {
+      if (op.getNumRegions() == 0 || isa<shard::ShardOp>(op))
+        continue;
+      llvm::SetVector<Value> captured;
+      op.walk([&](Operation *nested) {
+        for (Value v : nested->getOperands())
+          if (isa<RankedTensorType>(v.getType()) &&
+              v.getParentRegion() == &fn.getBody())
+            captured.insert(v);
+      });
+      for (Value v : captured) {
+        if (llvm::is_contained(op.getOperands(), v))
+          continue; // also an operand: the op's sharding covers it
+        builder.setInsertionPoint(&op);
+        Value s = shard::ShardingOp::create(builder, op.getLoc(), replicated)
+                      .getResult();
+        Value whole = shard::ShardOp::create(builder, op.getLoc(), v, s,
+                                             /*annotate_for_users=*/true);
+        v.replaceUsesWithIf(whole, [&](OpOperand &use) {
+          return op.isProperAncestor(use.getOwner());
+        });
+      }
+    }
     SmallVector<OpResult> results;
     for (Operation &op : fn.getBody().front()) {
       if (isa<shard::ShardOp, shard::ShardingOp>(op))

@@ -576,6 +576,9 @@ class Tracer:
             axes = axes[0]
         return _transpose(self, axes or None)
 
+    def swapaxes(self, axis1, axis2) -> "Tracer":
+        return _swapaxes(self, axis1, axis2)
+
     def sum(self, axis=None, dtype=None, keepdims=False):
         return _sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
@@ -879,6 +882,31 @@ def _transpose(a, axes=None):
     if axes == tuple(range(a.ndim)):
         return a
     return Tracer(_ctx().builder.transpose(a.value, axes))
+
+
+@implements(np.swapaxes)
+def _swapaxes(a, axis1, axis2):
+    a = as_tracer(a)
+    axis1, axis2 = np.lib.array_utils.normalize_axis_tuple((axis1, axis2),
+                                                           a.ndim,
+                                                           allow_duplicate=True)
+    axes = list(range(a.ndim))
+    axes[axis1], axes[axis2] = axes[axis2], axes[axis1]
+    return _transpose(a, axes)
+
+
+@implements(np.moveaxis)
+def _moveaxis(a, source, destination):
+    a = as_tracer(a)
+    source = np.lib.array_utils.normalize_axis_tuple(source, a.ndim)
+    destination = np.lib.array_utils.normalize_axis_tuple(destination, a.ndim)
+    if len(source) != len(destination):
+        raise ValueError("moveaxis: source and destination must have the "
+                         "same number of elements")
+    order = [d for d in range(a.ndim) if d not in source]
+    for dest, src in sorted(zip(destination, source)):
+        order.insert(dest, src)
+    return _transpose(a, order)
 
 
 @implements(np.expand_dims)

@@ -22,3 +22,24 @@ func.func @complete() -> (tensor<4xf32>, tensor<4xf32>) {
   %b = shard.shard %f to %s annotate_for_users : tensor<4xf32>
   return %a, %b : tensor<4xf32>, tensor<4xf32>
 }
+
+// A table read inside a generic's body (not an operand) is read whole:
+// through a replicated annotation, which partitioning gathers from a split.
+// CHECK-LABEL: func.func @captured(
+// CHECK: %[[T:.*]] = shard.shard %arg0 to %{{.*}} : tensor<4x8xf32>
+// CHECK: %[[W:.*]] = shard.sharding @grid split_axes = {{\[\[}}]] : !shard.sharding
+// CHECK: %[[WHOLE:.*]] = shard.shard %[[T]] to %[[W]] annotate_for_users : tensor<4x8xf32>
+// CHECK: linalg.generic
+// CHECK: tensor.extract %[[WHOLE]]
+func.func @captured(%table: tensor<4x8xf32>, %i: index) -> tensor<8xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s : tensor<4x8xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<8xf32>) {
+  ^bb0(%o: f32):
+    %j = linalg.index 0 : index
+    %v = tensor.extract %t[%i, %j] : tensor<4x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

@@ -35,18 +35,26 @@ def TTShardArguments : Pass<"tt-shard-arguments", "ModuleOp"> {
 }
 
 def TTCompleteSharding : Pass<"tt-complete-sharding", "func::FuncOp"> {
-  let summary = "Replicate every tensor that sharding propagation left "
-                "unannotated";
+  let summary = "Annotate what sharding propagation leaves out, as "
+                "partitioning needs";
   let description = [{
-    Runs between `--sharding-propagation` and `--shard-partition`, which
-    in MLIR 22 expects every tensor result to have exactly one use, a
-    `shard.shard`, and every tensor operand to be one (it dereferences a
-    missing grid or casts a non-`shard.shard` definition otherwise).
-    Propagation leaves values that no split reaches without annotations
-    (a `tensor.empty` of a replicated op, an unused result), and values
-    with several users annotated only for their users. Each such result
-    gets a `shard.shard` of its own: the sharding its users asked for, or
-    replicated on the module's `shard.grid` (one per module).
+    Runs between `--sharding-propagation` and `--shard-partition`:
+
+    * A tensor that an op reads inside its regions without taking it as an
+      operand (a gather's table, read by `tensor.extract` in a
+      `linalg.generic`'s body) is invisible to propagation, so the op's
+      sharding says nothing about it: every process reads it whole, through
+      a replicated annotation (partitioning gathers it if it is split).
+      Without this, a process would read its part as if it were the whole.
+    * MLIR 22's partitioning expects every tensor result to have exactly
+      one use, a `shard.shard`, and every tensor operand to be one (it
+      dereferences a missing grid or casts a non-`shard.shard` definition
+      otherwise). Propagation leaves values that no split reaches without
+      annotations (a `tensor.empty` of a replicated op, an unused result),
+      and values with several users annotated only for their users. Each
+      such result gets a `shard.shard` of its own: the sharding its users
+      asked for, or replicated on the module's `shard.grid` (one per
+      module).
   }];
   let dependentDialects = ["::mlir::shard::ShardDialect"];
 }
@@ -66,7 +74,10 @@ def TTLowerShardCollectives
       axes with `shard.all_reduce` (exact: every element is its owner's
       value plus zeros);
     * `shard.reduce_scatter` becomes `shard.all_reduce` and the slice of
-      this process.
+      this process;
+    * a `shard.all_reduce` of a 0-d tensor (a maximum of gather indices,
+      checked after the call) becomes one of a 1-element tensor: the
+      lowering of `mpi.allreduce` to MPI takes buffers of rank 1 or more.
 
     Any other collective (`all_to_all`, `broadcast`, `gather`, `scatter`,
     `send`, `recv`, `shift`) is an error naming it.
