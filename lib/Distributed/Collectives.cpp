@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TinyTensor/Dialect/TT/TTOps.h"
 #include "TinyTensor/Distributed/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -79,6 +80,15 @@ struct LowerShardCollectivesPass
     for (Operation *op : collectives)
       if (failed(lower(op, symbols)))
         return signalPassFailure();
+    // Constants that crossed partitioning as tt.constant
+    // (tt-complete-sharding) become arith.constant again.
+    getOperation().walk([](tt::ConstantOp constant) {
+      OpBuilder b(constant);
+      Value value = arith::ConstantOp::create(
+          b, constant.getLoc(), cast<TypedAttr>(constant.getValue()));
+      constant.getResult().replaceAllUsesWith(value);
+      constant.erase();
+    });
   }
 
   LogicalResult lower(Operation *op, SymbolTableCollection &symbols) {

@@ -6,8 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TinyTensor/Dialect/TT/TTOps.h"
 #include "TinyTensor/Distributed/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 #include "mlir/IR/Builders.h"
@@ -179,6 +182,41 @@ struct ShardArgumentsPass
   }
 };
 
+/// Whether `v` is annotated as split.
+bool isSplit(Value v) {
+  auto shardOp = v.getDefiningOp<shard::ShardOp>();
+  return shardOp &&
+         !shard::isFullReplication(shard::Sharding(shardOp.getSharding()));
+}
+
+/// MLIR 22 partitions only linalg ops whose indexing maps are projected
+/// permutations: one that reads through a window (a convolution's
+/// patches, d0 + d1) with a split operand or result is refused here, by
+/// name, rather than by the partitioner's generic message.
+LogicalResult checkWindows(func::FuncOp fn) {
+  for (Operation &op : fn.getBody().front()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp ||
+        llvm::all_of(linalgOp.getIndexingMapsArray(),
+                     [](AffineMap m) { return m.isProjectedPermutation(); }))
+      continue;
+    bool split = llvm::any_of(op.getOperands(), isSplit);
+    for (Value r : op.getResults())
+      for (Operation *user : r.getUsers())
+        if (auto shardOp = dyn_cast<shard::ShardOp>(user))
+          split |=
+              !shard::isFullReplication(shard::Sharding(shardOp.getSharding()));
+    if (split)
+      return op.emitError()
+             << "'" << op.getName()
+             << "' reads through a sliding window (a convolution or "
+                "pooling), which MLIR 22's partitioning does not support "
+                "for split tensors; replicate its input (split the batch "
+                "after it), or run it in one process";
+  }
+  return success();
+}
+
 struct CompleteShardingPass
     : public tt::impl::TTCompleteShardingBase<CompleteShardingPass> {
   void runOnOperation() override {
@@ -224,6 +262,23 @@ struct CompleteShardingPass
           return op.isProperAncestor(use.getOwner());
         });
       }
+    }
+    if (failed(checkWindows(fn)))
+      return signalPassFailure();
+    // MLIR 22 partitions only splat tensor constants (and fails without a
+    // word on others): the others cross partitioning as tt.constant, which
+    // runs replicated; tt-lower-shard-collectives turns them back.
+    for (Operation &op : llvm::make_early_inc_range(fn.getBody().front())) {
+      auto constant = dyn_cast<arith::ConstantOp>(op);
+      auto value = constant ? dyn_cast<ElementsAttr>(constant.getValue())
+                            : ElementsAttr();
+      if (!value || value.isSplat())
+        continue;
+      builder.setInsertionPoint(constant);
+      Value replacement =
+          tt::ConstantOp::create(builder, constant.getLoc(), value);
+      constant.replaceAllUsesWith(replacement);
+      constant.erase();
     }
     SmallVector<OpResult> results;
     for (Operation &op : fn.getBody().front()) {

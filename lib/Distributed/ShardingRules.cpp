@@ -11,6 +11,8 @@
 //    have size 1): the local reshape is then the reshape of the local part.
 //    Other splits are not propagated through (and are an error if they
 //    reach one).
+//  - tensor.pad, tensor.extract_slice: a dimension the op passes through
+//    unchanged (not padded, taken whole) keeps its split;
 //  - every other tensor op and every arith op but arith.constant runs
 //    replicated, on every process: propagation passes nothing through it,
 //    partitioning clones it, and a split tensor that reaches it is an error
@@ -18,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TinyTensor/Dialect/TT/TTDialect.h"
+#include "TinyTensor/Dialect/TT/TTOps.h"
 #include "TinyTensor/Distributed/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,6 +29,7 @@
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 
@@ -32,6 +37,17 @@ namespace {
 
 bool isSplit(const shard::Sharding &sharding) {
   return sharding && !shard::isFullReplication(sharding);
+}
+
+/// A sharding of `axes` (per dimension) without trailing unsplit
+/// dimensions, as MLIR's own rules write them: an entry for a dimension
+/// that an op reads through a window (d0 + d1) is an error to them even
+/// when it splits nothing.
+shard::Sharding trimmed(FlatSymbolRefAttr grid,
+                        SmallVector<shard::GridAxesAttr> axes) {
+  while (axes.size() > 1 && axes.back().empty())
+    axes.pop_back();
+  return shard::Sharding::get(grid, axes);
 }
 
 template <typename OpTy>
@@ -195,8 +211,8 @@ struct ReshapeSharding
           llvm::append_range(axes, option.shardingArray[d]);
       collapsedAxes.push_back(shard::GridAxesAttr::get(context, axes));
     }
-    return {shard::Sharding::get(option.grid, expandedAxes),
-            shard::Sharding::get(option.grid, collapsedAxes)};
+    return {trimmed(option.grid, expandedAxes),
+            trimmed(option.grid, collapsedAxes)};
   }
 
   FailureOr<std::vector<shard::Sharding>>
@@ -294,6 +310,172 @@ struct ReshapeSharding
   }
 };
 
+/// Whether dimension `d` of a tensor.pad's result is its source's
+/// dimension `d` unchanged (not padded).
+bool keeps(tensor::PadOp op, int64_t d) {
+  std::optional<int64_t> low = getConstantIntValue(op.getMixedLowPad()[d]);
+  std::optional<int64_t> high = getConstantIntValue(op.getMixedHighPad()[d]);
+  return low && high && *low == 0 && *high == 0;
+}
+
+/// The same for a tensor.extract_slice (not rank-reducing): the whole
+/// dimension, with stride 1.
+bool keeps(tensor::ExtractSliceOp op, int64_t d) {
+  if (op.getSourceType().getRank() != op.getResultType().getRank())
+    return false;
+  std::optional<int64_t> offset = getConstantIntValue(op.getMixedOffsets()[d]);
+  std::optional<int64_t> size = getConstantIntValue(op.getMixedSizes()[d]);
+  std::optional<int64_t> stride = getConstantIntValue(op.getMixedStrides()[d]);
+  return offset && size && stride && *offset == 0 && *stride == 1 &&
+         *size == op.getSourceType().getDimSize(d);
+}
+
+/// The op again on `input` (its source's local part), with result type
+/// `type`.
+Value rebuild(OpBuilder &b, tensor::PadOp op, Value input,
+              RankedTensorType type, IRMapping &mapping) {
+  mapping.map(op.getSource(), input);
+  Operation *local = b.clone(*op, mapping);
+  local->getResult(0).setType(type);
+  return local->getResult(0);
+}
+
+Value rebuild(OpBuilder &b, tensor::ExtractSliceOp op, Value input,
+              RankedTensorType type, IRMapping &mapping) {
+  SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.getDimSize(d) != op.getResultType().getDimSize(d))
+      sizes[d] = b.getIndexAttr(type.getDimSize(d));
+  auto map = [&](OpFoldResult r) -> OpFoldResult {
+    if (auto v = dyn_cast<Value>(r))
+      return mapping.lookupOrDefault(v);
+    return r;
+  };
+  SmallVector<OpFoldResult> offsets =
+      llvm::map_to_vector(op.getMixedOffsets(), map);
+  SmallVector<OpFoldResult> strides =
+      llvm::map_to_vector(op.getMixedStrides(), map);
+  return tensor::ExtractSliceOp::create(b, op.getLoc(), type, input, offsets,
+                                        sizes, strides);
+}
+
+/// tensor.pad and tensor.extract_slice: a dimension the op passes through
+/// unchanged (not padded, taken whole) keeps its split, as in an
+/// elementwise op; the others are not split.
+template <typename OpTy>
+struct KeptDimsSharding
+    : public shard::ShardingInterface::ExternalModel<KeptDimsSharding<OpTy>,
+                                                     OpTy> {
+  static constexpr llvm::StringLiteral kName = OpTy::getOperationName();
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(
+        cast<OpTy>(op).getResultType().getRank(),
+        utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *) const { return {}; }
+
+  FailureOr<shard::ShardingOption>
+  getShardingOption(Operation *operation,
+                    ArrayRef<shard::Sharding> operandShardings,
+                    ArrayRef<shard::Sharding> resultShardings) const {
+    auto op = cast<OpTy>(operation);
+    shard::ShardingArray array(op.getResultType().getRank());
+    FlatSymbolRefAttr grid;
+    bool split = false;
+    for (const shard::Sharding &sharding :
+         {resultShardings[0], operandShardings[0]}) {
+      if (!sharding)
+        continue;
+      grid = grid ? grid : sharding.getGridAttr();
+      for (auto [d, axes] : llvm::enumerate(sharding.getSplitAxes())) {
+        if (axes.empty() || !array[d].empty())
+          continue;
+        if (!keeps(op, d))
+          return failure();
+        array[d].assign(axes.asArrayRef().begin(), axes.asArrayRef().end());
+        split = true;
+      }
+    }
+    if (!split)
+      return shard::ShardingOption::makeEmpty();
+    return shard::ShardingOption(array, grid);
+  }
+
+  static shard::Sharding sharding(OpTy op,
+                                  const shard::ShardingOption &option) {
+    SmallVector<shard::GridAxesAttr> axes;
+    for (int64_t d = 0, e = op.getResultType().getRank(); d < e; ++d)
+      axes.push_back(shard::GridAxesAttr::get(
+          op.getContext(),
+          d < (int64_t)option.shardingArray.size()
+              ? ArrayRef<shard::GridAxis>(option.shardingArray[d])
+              : ArrayRef<shard::GridAxis>()));
+    return trimmed(option.grid, axes);
+  }
+
+  FailureOr<std::vector<shard::Sharding>>
+  getShardingAnnotations(Operation *operation,
+                         const shard::ShardingOption &option) const {
+    auto op = cast<OpTy>(operation);
+    std::vector<shard::Sharding> result(op->getNumOperands() +
+                                        op->getNumResults());
+    result[0] = result.back() = sharding(op, option);
+    return result;
+  }
+
+  LogicalResult
+  addShardingAnnotations(Operation *operation, OpBuilder &b,
+                         const shard::ShardingOption &option) const {
+    auto op = cast<OpTy>(operation);
+    shard::Sharding s = sharding(op, option);
+    shard::maybeInsertTargetShardingAnnotation(s, op->getResult(0), b);
+    OpBuilder::InsertionGuard guard(b);
+    shard::maybeInsertSourceShardingAnnotation(s, op->getOpOperand(0), b);
+    return success();
+  }
+
+  LogicalResult
+  partition(Operation *operation, ArrayRef<Value> partitionedOperands,
+            ArrayRef<shard::Sharding> operandShardings,
+            ArrayRef<shard::Sharding> resultShardings, IRMapping &partitionMap,
+            SymbolTableCollection &symbolTable, OpBuilder &builder) const {
+    auto op = cast<OpTy>(operation);
+    shard::Sharding operand = operandShardings[0];
+    shard::Sharding result = resultShardings[0];
+    if (!isSplit(operand) && !isSplit(result)) {
+      builder.clone(*op, partitionMap);
+      return success();
+    }
+    FailureOr<shard::ShardingOption> option =
+        getShardingOption(op, {operand}, {result});
+    if (failed(option) || option->empty || !result ||
+        !sharding(op, *option).equalSplitAxes(result) ||
+        (isSplit(operand) && !operand.equalSplitAxes(result)))
+      return op.emitError()
+             << "'" << kName
+             << "': its operand and result are split over the grid "
+                "differently, or along a dimension it pads or slices";
+    shard::GridOp grid = shard::getGrid(op, result.getGridAttr(), symbolTable);
+    Value input = partitionedOperands[0];
+    if (!isSplit(operand))
+      for (auto [d, axes] : llvm::enumerate(result.getSplitAxes()))
+        if (!axes.empty())
+          input = shard::AllSliceOp::create(builder, op.getLoc(), input, grid,
+                                            axes.asArrayRef(), d);
+    IRMapping mapping;
+    for (auto [old, local] : llvm::zip(op->getOperands().drop_front(),
+                                       partitionedOperands.drop_front()))
+      mapping.map(old, local);
+    auto type = cast<RankedTensorType>(
+        shard::shardType(op.getResultType(), grid, result));
+    partitionMap.map(op->getResult(0),
+                     rebuild(builder, op, input, type, mapping));
+    return success();
+  }
+};
+
 template <typename... Ops> void attachReplicatedOnly(MLIRContext *context) {
   (Ops::template attachInterface<ReplicatedOnly<Ops>>(*context), ...);
 }
@@ -316,12 +498,17 @@ void tt::registerShardingRules(DialectRegistry &registry) {
         ReshapeSharding<tensor::CollapseShapeOp>>(*context);
     tensor::ExpandShapeOp::attachInterface<
         ReshapeSharding<tensor::ExpandShapeOp>>(*context);
-    attachReplicatedOnly<tensor::BitcastOp, tensor::CastOp, tensor::ConcatOp,
-                         tensor::DimOp, tensor::ExtractOp,
-                         tensor::ExtractSliceOp, tensor::FromElementsOp,
-                         tensor::GatherOp, tensor::GenerateOp, tensor::InsertOp,
-                         tensor::InsertSliceOp, tensor::PadOp,
-                         tensor::ReshapeOp, tensor::ScatterOp>(context);
+    tensor::PadOp::attachInterface<KeptDimsSharding<tensor::PadOp>>(*context);
+    tensor::ExtractSliceOp::attachInterface<
+        KeptDimsSharding<tensor::ExtractSliceOp>>(*context);
+    attachReplicatedOnly<
+        tensor::BitcastOp, tensor::CastOp, tensor::ConcatOp, tensor::DimOp,
+        tensor::ExtractOp, tensor::FromElementsOp, tensor::GatherOp,
+        tensor::GenerateOp, tensor::InsertOp, tensor::InsertSliceOp,
+        tensor::ReshapeOp, tensor::ScatterOp>(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, tt::TTDialect *) {
+    attachReplicatedOnly<tt::ConstantOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, arith::ArithDialect *) {
     attachToArith<

@@ -53,7 +53,8 @@ from .jit import Compiled, JitFunction, _name, _scope_arrays
 from .types import TensorType
 
 __all__ = ["Mesh", "PartitionSpec", "P", "DistributedArray", "shard",
-           "distribute", "rank", "size", "barrier", "communicators"]
+           "shard_module", "distribute", "rank", "size", "barrier",
+           "communicators"]
 
 _LIBRARY = None
 
@@ -639,3 +640,51 @@ def shard(fn=None, mesh: Optional[Mesh] = None, in_shardings=None,
                                          static_argnums, static_argnames)
     return ShardedFunction(fn, mesh, in_shardings, out_shardings,
                            static_argnums, static_argnames)
+
+
+class ShardedModule:
+    """A torch.nn.Module compiled for a mesh (see `shard_module`)."""
+
+    def __init__(self, model, example_inputs, mesh: Mesh, in_shardings,
+                 out_shardings):
+        from .torch.frontend import _as_tuple
+        from .torch.importer import capture
+        self.model = model
+        self.program = capture(model, _as_tuple(example_inputs), None)
+        if self.program.mutations:
+            raise NotImplementedError(
+                f"shard_module({type(model).__name__}): the module updates "
+                f"its buffers or inputs in place (batch norm in training "
+                f"mode?), which sharded modules do not support; call "
+                f"model.eval() first")
+        self.function = shard(self.program.function, mesh, in_shardings,
+                              out_shardings)
+
+    def __call__(self, *inputs):
+        import torch
+        from .torch.frontend import _argument, _to_torch
+        if not self.program.is_current(self.model):
+            raise RuntimeError(f"shard_module({type(self.model).__name__}): "
+                               f"the module's tensors were replaced after it "
+                               f"was compiled; call shard_module again")
+        arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
+        self.program.refresh_seed()
+        out = self.function(*arrays)
+        outs = out if isinstance(out, (tuple, list)) else [out]
+        results = [o if isinstance(o, DistributedArray) else _to_torch(o)
+                   for o in outs]
+        if any(isinstance(o, DistributedArray) for o in results):
+            return results if isinstance(out, (tuple, list)) else results[0]
+        return self.program.restructure(results)
+
+
+def shard_module(model, example_inputs, mesh: Mesh, in_shardings=None,
+                 out_shardings=None) -> ShardedModule:
+    """A PyTorch module (inference) compiled for `mesh`: captured with
+    torch.export as `tinytensor.torch.compile` does, its forward sharded as
+    `shard` shards a function. `in_shardings` applies to the forward's
+    inputs (e.g. `P("dp")` to split the batch); the parameters and buffers
+    are replicated. Call it with torch tensors; replicated results come
+    back as torch tensors, split ones as DistributedArrays."""
+    return ShardedModule(model, example_inputs, mesh, in_shardings,
+                         out_shardings)

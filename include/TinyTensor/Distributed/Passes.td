@@ -55,8 +55,16 @@ def TTCompleteSharding : Pass<"tt-complete-sharding", "func::FuncOp"> {
       such result gets a `shard.shard` of its own: the sharding its users
       asked for, or replicated on the module's `shard.grid` (one per
       module).
+    * MLIR 22 partitions splat tensor constants only (and fails without a
+      diagnostic on others): other tensor `arith.constant`s become
+      `tt.constant`, which runs replicated, until
+      `--tt-lower-shard-collectives` turns them back.
+    * A linalg op that reads through a sliding window (`d0 + d1`: a
+      convolution's patches) with a split operand or result is an error
+      naming it: MLIR 22 partitions only projected-permutation maps.
   }];
-  let dependentDialects = ["::mlir::shard::ShardDialect"];
+  let dependentDialects = ["::mlir::shard::ShardDialect",
+                           "::mlir::tt::TTDialect"];
 }
 
 def TTLowerShardCollectives
@@ -80,7 +88,8 @@ def TTLowerShardCollectives
       lowering of `mpi.allreduce` to MPI takes buffers of rank 1 or more.
 
     Any other collective (`all_to_all`, `broadcast`, `gather`, `scatter`,
-    `send`, `recv`, `shift`) is an error naming it.
+    `send`, `recv`, `shift`) is an error naming it. `tt.constant`s left by
+    `--tt-complete-sharding` become `arith.constant` again.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
