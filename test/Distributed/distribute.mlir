@@ -113,12 +113,53 @@ module attributes {tt.grid = array<i64: 2>} {
 
 // -----
 
+// A slice that takes a split dimension whole keeps the split.
+
+// CHECK-LABEL: func.func @columns(
+// CHECK-SAME: %{{.*}}: tensor<2x8xf32>) -> tensor<4x4xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [2, 4] [1, 1] : tensor<2x8xf32> to tensor<2x4xf32>
+module attributes {tt.grid = array<i64: 2>} {
+  func.func @columns(%x: tensor<4x8xf32> {tt.split_axes = [[0]]}) -> tensor<4x4xf32> {
+    %s = tensor.extract_slice %x[0, 0] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
+    return %s : tensor<4x4xf32>
+  }
+}
+
+// -----
+
+// A slice of a split dimension is refused.
+module attributes {tt.grid = array<i64: 2>} {
+  func.func @rows(%x: tensor<4x8xf32> {tt.split_axes = [[0]]}) -> tensor<2x8xf32> {
+    // expected-error @+1 {{'tensor.extract_slice': its operand and result are split over the grid differently, or along a dimension it pads or slices}}
+    %s = tensor.extract_slice %x[0, 0] [2, 8] [1, 1] : tensor<4x8xf32> to tensor<2x8xf32>
+    return %s : tensor<2x8xf32>
+  }
+}
+
+// -----
+
 // An op without a sharding rule runs replicated: a split operand is an
 // error naming it.
 module attributes {tt.grid = array<i64: 2>} {
-  func.func @slice(%x: tensor<4x8xf32> {tt.split_axes = [[0]]}) -> tensor<4x4xf32> {
-    // expected-error @+1 {{'tensor.extract_slice' has no sharding rule (it runs replicated, on every process), but its operand 0 is split over the grid}}
-    %s = tensor.extract_slice %x[0, 0] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
-    return %s : tensor<4x4xf32>
+  func.func @concat(%x: tensor<4x8xf32> {tt.split_axes = [[0]]}) -> tensor<8x8xf32> {
+    // expected-error @+1 {{'tensor.concat' has no sharding rule (it runs replicated, on every process), but its operand 0 is split over the grid}}
+    %c = tensor.concat dim(0) %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+    return %c : tensor<8x8xf32>
+  }
+}
+
+// -----
+
+// A convolution's windows with a split batch are refused by name.
+module attributes {tt.grid = array<i64: 2>} {
+  func.func @windows(%x: tensor<2x10xf32> {tt.split_axes = [[0]]}) -> tensor<2x8x3xf32> {
+    %e = tensor.empty() : tensor<2x8x3xf32>
+    // expected-error @+1 {{'linalg.generic' reads through a sliding window (a convolution or pooling), which MLIR 22's partitioning does not support for split tensors}}
+    %w = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1 + d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%x : tensor<2x10xf32>) outs(%e : tensor<2x8x3xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    } -> tensor<2x8x3xf32>
+    return %w : tensor<2x8x3xf32>
   }
 }
