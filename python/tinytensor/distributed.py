@@ -328,7 +328,6 @@ def distribute(value, mesh: Mesh, spec) -> Any:
     pytree of arrays (dicts, lists, tuples), with `spec` a PartitionSpec for
     all of them or a pytree of specs matching its structure (a prefix of
     it), as in_shardings."""
-    mesh.check()
     process = rank()
 
     def leaf(array, leaf_spec, label):
@@ -342,7 +341,9 @@ def distribute(value, mesh: Mesh, spec) -> Any:
 
     if not isinstance(value, (dict, list, tuple, DistributedArray)):
         value = np.asarray(value)
-    return _match(spec, value, "distribute", leaf)
+    result = _match(spec, value, "distribute", leaf)
+    mesh.check()
+    return result
 
 
 # -- sharded functions ---------------------------------------------------------------
@@ -534,7 +535,6 @@ class ShardedFunction:
                         f"a dict of them, got {type(spec).__name__}")
 
     def __call__(self, *args, **kwargs):
-        self.mesh.check()
         process = rank()
         jit = self._jit
         fname = _name(self.fn)
@@ -570,6 +570,9 @@ class ShardedFunction:
             bound.arguments[name] = _match(
                 shardings.get(name), value, f"argument '{name}' of {fname}()",
                 leaf)
+        # The shardings are checked first: their errors do not depend on
+        # how many processes run.
+        self.mesh.check()
         call = jit._arguments(bound.args, bound.kwargs)
         scope = _scope_arrays(self.fn)
         axes, local = [], []
