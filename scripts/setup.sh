@@ -18,6 +18,9 @@ APT_PACKAGES=(
   # GNU OpenMP: PyTorch's runtime, which compiled code's parallel loops
   # share when torch is loaded (TT_OPENMP; the tests load it either way).
   libgomp1
+  # MPI (MPICH, whose ABI MLIR's MPI lowering targets): the runtime of
+  # tinytensor.distributed and mpirun for its 2-rank tests.
+  mpich libmpich-dev
   # Sanitizer and libFuzzer runtimes, for the sanitised build and the
   # short fuzz run of scripts/test.sh (scripts/fuzz.sh).
   libclang-rt-22-dev
