@@ -77,7 +77,8 @@ struct MPIRuntimeCallsPass
     : public tt::impl::TTMPIRuntimeCallsBase<MPIRuntimeCallsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    for (auto [from, to] : kRedirects) {
+    for (const auto &redirect : kRedirects) {
+      StringRef from = redirect.first, to = redirect.second;
       auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(from);
       if (!callee)
         continue;
