@@ -136,8 +136,14 @@ def mpirun(*args, timeout=600):
 @needs_mpirun
 def test_two_ranks():
     out = mpirun(os.path.join(ROOT, "test", "python", "distributed_ranks.py"))
-    for name in ("tensor-parallel", "distributed-weights",
-                 "communicators-constant", "data-parallel", "traced-index"):
+    names = ["tensor-parallel", "distributed-weights",
+             "communicators-constant", "data-parallel", "traced-index"]
+    try:
+        import torch  # noqa: F401
+        names.append("torch-module")
+    except ImportError:
+        pass
+    for name in names:
         assert f"ok {name}" in out, out
 
 
