@@ -37,7 +37,7 @@ from ..shapes import DynamicDims
 from ..tracing import Tracer, current_trace
 from . import (attention, complex, creation, elementwise, indexing, layout,
                linalg, linear, quantized, random, reductions, scatter,
-               vision)
+               transformer, vision)
 # The dtype conversions, also imported from here (frontend.py, dynamo.py,
 # the op families' lazy imports).
 from .common import (_TORCH_TO_NUMPY, numpy_dtype,  # noqa: F401
@@ -52,7 +52,7 @@ from .errors import UnsupportedOpError
 #: name is in one table only (an error at import otherwise), so the order
 #: decides nothing.
 _FAMILIES = (elementwise, reductions, linear, linalg, layout, creation,
-             indexing, scatter, vision, attention, quantized)
+             indexing, scatter, vision, attention, transformer, quantized)
 
 
 def _merge_tables(tables) -> Dict[str, Callable]:
