@@ -3,12 +3,10 @@
  * libTinyTensorMPI.so, loaded by tinytensor.distributed (with RTLD_GLOBAL,
  * so that compiled code finds MPI and these functions in the process):
  *
- *  - tt_mpi_comm_split and tt_mpi_allreduce take the place of MPI_Comm_split
- *    and MPI_Allreduce in compiled code (--tt-mpi-runtime-calls). MLIR 22's
- *    lowering of shard.all_reduce splits a new communicator at every call
- *    and never frees it, and passes one buffer as both send and receive
- *    buffer; here each (parent, color, key) communicator is made once, and
- *    an aliased send buffer becomes MPI_IN_PLACE.
+ *  - tt_mpi_comm_split_once takes the place of MPI_Comm_split in compiled
+ *    code (--tt-mpi-runtime-calls). MLIR 22's lowering of shard.all_reduce
+ *    splits a new communicator at every call and never frees it; here each
+ *    call site's communicator is made once.
  *  - tt_mpi_init / tt_mpi_finalize / tt_mpi_rank / tt_mpi_size /
  *    tt_mpi_barrier / tt_mpi_communicators for Python (ctypes).
  *
@@ -18,51 +16,42 @@
  *===----------------------------------------------------------------------===*/
 
 #include <mpi.h>
+#include <stdint.h>
 #include <stdlib.h>
 
-typedef struct {
-  MPI_Comm parent;
-  int color;
-  int key;
-  MPI_Comm comm;
-} Split;
+/* Communicators made by tt_mpi_comm_split_once: freed at finalize. */
+static MPI_Comm *made;
+static int numMade, capacity;
 
-static Split *splits;
-static int numSplits, capacity;
-
-int tt_mpi_comm_split(MPI_Comm parent, int color, int key, MPI_Comm *comm) {
-  for (int i = 0; i < numSplits; ++i) {
-    if (splits[i].parent == parent && splits[i].color == color &&
-        splits[i].key == key) {
-      *comm = splits[i].comm;
-      return MPI_SUCCESS;
-    }
+/* MPI_Comm_split once per call site of compiled code: `slot` is that call
+ * site's global (0 at first; then the index of its communicator in `made`,
+ * plus one). Every process runs the same program, so all of them reach a
+ * call site's first call together, as the collective split needs. */
+int tt_mpi_comm_split_once(int64_t *slot, MPI_Comm parent, int color, int key,
+                           MPI_Comm *comm) {
+  if (*slot > 0) {
+    *comm = made[*slot - 1];
+    return MPI_SUCCESS;
   }
   int rc = MPI_Comm_split(parent, color, key, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  if (numSplits == capacity) {
+  if (numMade == capacity) {
     int grown = capacity ? 2 * capacity : 8;
-    Split *more = realloc(splits, (size_t)grown * sizeof(Split));
+    MPI_Comm *more = realloc(made, (size_t)grown * sizeof(MPI_Comm));
     if (!more)
-      return rc; /* still correct, only not cached */
-    splits = more;
+      return MPI_ERR_NO_MEM;
+    made = more;
     capacity = grown;
   }
-  splits[numSplits++] = (Split){parent, color, key, *comm};
+  made[numMade++] = *comm;
+  *slot = numMade;
   return rc;
 }
 
-int tt_mpi_allreduce(const void *send, void *recv, int count, MPI_Datatype type,
-                     MPI_Op op, MPI_Comm comm) {
-  if (send == recv)
-    send = MPI_IN_PLACE;
-  return MPI_Allreduce(send, recv, count, type, op, comm);
-}
-
-/* Communicators made by tt_mpi_comm_split so far (constant after the first
+/* Communicators made by tt_mpi_comm_split_once so far (constant after the first
  * call of each compiled program: the check that nothing leaks). */
-int tt_mpi_communicators(void) { return numSplits; }
+int tt_mpi_communicators(void) { return numMade; }
 
 int tt_mpi_init(void) {
   int initialized = 0;
@@ -79,11 +68,11 @@ int tt_mpi_finalize(void) {
   MPI_Finalized(&finalized);
   if (!initialized || finalized)
     return MPI_SUCCESS;
-  for (int i = 0; i < numSplits; ++i)
-    MPI_Comm_free(&splits[i].comm);
-  free(splits);
-  splits = NULL;
-  numSplits = capacity = 0;
+  for (int i = 0; i < numMade; ++i)
+    MPI_Comm_free(&made[i]);
+  free(made);
+  made = NULL;
+  numMade = capacity = 0;
   return MPI_Finalize();
 }
 

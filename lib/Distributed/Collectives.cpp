@@ -71,11 +71,14 @@ struct LowerShardCollectivesPass
               shard::ScatterOp, shard::SendOp, shard::RecvOp, shard::ShiftOp,
               shard::ReduceOp>(op))
         collectives.push_back(op);
-      // MLIR 22's mpi.allreduce lowering takes buffers of rank 1 or more.
-      if (auto allReduce = dyn_cast<shard::AllReduceOp>(op))
-        if (auto type = dyn_cast<RankedTensorType>(allReduce.getType());
-            type && type.getRank() == 0)
+      // MLIR 22's mpi.allreduce lowering takes buffers of rank 1 or more,
+      // and no combiner it could not classify.
+      if (auto allReduce = dyn_cast<shard::AllReduceOp>(op)) {
+        auto type = dyn_cast<RankedTensorType>(allReduce.getType());
+        if ((type && type.getRank() == 0) ||
+            allReduce.getReduction() == shard::ReductionKind::Generic)
           collectives.push_back(op);
+      }
     });
     for (Operation *op : collectives)
       if (failed(lower(op, symbols)))
@@ -95,6 +98,12 @@ struct LowerShardCollectivesPass
     OpBuilder b(op);
     Location loc = op->getLoc();
     if (auto allReduce = dyn_cast<shard::AllReduceOp>(op)) {
+      if (allReduce.getReduction() == shard::ReductionKind::Generic)
+        return op->emitError()
+               << "a reduction over a split dimension whose combiner MLIR "
+                  "cannot classify as a sum, product, minimum or maximum "
+                  "(an argmax?): it has no MPI lowering; replicate the "
+                  "reduced dimension";
       // A scalar (0-d) all-reduce, as one element of rank 1.
       auto type = cast<RankedTensorType>(allReduce.getType());
       auto vector = RankedTensorType::get({1}, type.getElementType());
@@ -131,6 +140,11 @@ struct LowerShardCollectivesPass
       int64_t axis = gather.getGatherAxis().getSExtValue();
       if (failed(checkStatic(op, part, axis)))
         return failure();
+      if (!isa<FloatType>(part.getElementType()) &&
+          part.getElementType().getIntOrFloatBitWidth() == 1)
+        return op->emitError() << "'shard.all_gather' of a boolean tensor "
+                                  "is not supported (it is lowered as a "
+                                  "sum)";
       shard::GridOp grid = shard::getGrid(gather, symbols);
       // Zeros everywhere but this process's part; their sum over the
       // group is the gathered tensor.

@@ -1,9 +1,9 @@
 //===- MPI.cpp - From the mpi dialect to MPI calls that can run long ------===//
 //
 // tt-convert-mpi-to-llvm applies MLIR's mpi -> llvm patterns as a pass of
-// its own; tt-mpi-runtime-calls routes the calls whose lowering misbehaves
-// through TinyTensor's MPI runtime (python/TTMPIRuntime.c); the memory
-// effects of mpi.allreduce let buffer deallocation accept it.
+// its own; tt-mpi-runtime-calls makes each communicator split once, through
+// TinyTensor's MPI runtime (python/TTMPIRuntime.c); the memory effects of
+// mpi.allreduce let buffer deallocation accept it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,39 +67,77 @@ struct ConvertMPIToLLVMPass
   }
 };
 
-/// Calls redirected to the runtime, which keeps their signatures.
-constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral> kRedirects[] = {
-    {"MPI_Comm_split", "tt_mpi_comm_split"},
-    {"MPI_Allreduce", "tt_mpi_allreduce"},
-};
+/// Declares `name` with `type` in `module`, or checks the declaration
+/// there.
+FailureOr<LLVM::LLVMFuncOp> declare(ModuleOp module, Operation *anchor,
+                                    StringRef name,
+                                    LLVM::LLVMFunctionType type) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) {
+    if (existing.getFunctionType() == type)
+      return existing;
+    return existing.emitError()
+           << "@" << name << " is declared with type "
+           << existing.getFunctionType() << ", not " << type;
+  }
+  OpBuilder builder(anchor);
+  return LLVM::LLVMFuncOp::create(builder, anchor->getLoc(), name, type);
+}
 
 struct MPIRuntimeCallsPass
     : public tt::impl::TTMPIRuntimeCallsBase<MPIRuntimeCallsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    for (const auto &redirect : kRedirects) {
-      StringRef from = redirect.first, to = redirect.second;
-      auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(from);
-      if (!callee)
-        continue;
-      auto target = module.lookupSymbol<LLVM::LLVMFuncOp>(to);
-      if (!target) {
-        OpBuilder builder(callee);
-        target = LLVM::LLVMFuncOp::create(builder, callee.getLoc(), to,
-                                          callee.getFunctionType());
-      } else if (target.getFunctionType() != callee.getFunctionType()) {
-        callee.emitError() << "@" << to << " is declared with type "
-                           << target.getFunctionType() << ", not @" << from
-                           << "'s " << callee.getFunctionType();
-        return signalPassFailure();
-      }
-      module.walk([&](LLVM::CallOp call) {
-        if (call.getCallee() == from)
-          call.setCallee(to);
-      });
-      if (SymbolTable::symbolKnownUseEmpty(callee, module))
-        callee.erase();
+    if (failed(cacheSplits(module)))
+      signalPassFailure();
+  }
+
+  /// Each MPI_Comm_split call site -> tt_mpi_comm_split_once with a slot
+  /// of its own (a global of this module, 0 until the first call): every
+  /// process makes the call site's communicator at its first run, together,
+  /// and reuses it after. A cache keyed by the split's arguments would mix
+  /// up call sites: two all-reduces over different axes of a 2-D grid can
+  /// split with equal (color, key) on some processes and not on others.
+  LogicalResult cacheSplits(ModuleOp module) {
+    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>("MPI_Comm_split");
+    if (!callee)
+      return success();
+    MLIRContext *context = module.getContext();
+    auto ptr = LLVM::LLVMPointerType::get(context);
+    auto i64 = IntegerType::get(context, 64);
+    ArrayRef<Type> params = callee.getFunctionType().getParams();
+    SmallVector<Type> withSlot{ptr};
+    withSlot.append(params.begin(), params.end());
+    FailureOr<LLVM::LLVMFuncOp> target =
+        declare(module, callee, "tt_mpi_comm_split_once",
+                LLVM::LLVMFunctionType::get(
+                    callee.getFunctionType().getReturnType(), withSlot));
+    if (failed(target))
+      return failure();
+    SmallVector<LLVM::CallOp> calls;
+    module.walk([&](LLVM::CallOp call) {
+      if (call.getCallee() == "MPI_Comm_split")
+        calls.push_back(call);
+    });
+    SymbolTable symbols(module);
+    for (auto [i, call] : llvm::enumerate(calls)) {
+      OpBuilder builder(module.getBodyRegion());
+      auto slot = LLVM::GlobalOp::create(
+          builder, call.getLoc(), i64, /*isConstant=*/false,
+          LLVM::Linkage::Internal, "tt_mpi_comm_slot",
+          builder.getI64IntegerAttr(0));
+      symbols.insert(slot); // renamed apart if the name is taken
+      builder.setInsertionPoint(call);
+      Value address = LLVM::AddressOfOp::create(builder, call.getLoc(), slot);
+      SmallVector<Value> operands{address};
+      llvm::append_range(operands, call.getArgOperands());
+      auto replacement =
+          LLVM::CallOp::create(builder, call.getLoc(), *target, operands);
+      call.replaceAllUsesWith(replacement);
+      call.erase();
     }
+    if (SymbolTable::symbolKnownUseEmpty(callee, module))
+      callee.erase();
+    return success();
   }
 };
 

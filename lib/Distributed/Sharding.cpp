@@ -136,7 +136,8 @@ struct ShardArgumentsPass
       // 0-d tensors are replicated and stay unannotated: MLIR 22's sharding
       // propagation gives the ops they feed a sharding without a grid.
       if (type.getRank() == 0) {
-        if (split && !cast<ArrayAttr>(split).empty())
+        auto list = dyn_cast_or_null<ArrayAttr>(split);
+        if (split && (!list || !list.empty()))
           return fn.emitError()
                  << "argument " << arg.getArgNumber() << " of @" << fn.getName()
                  << " has no dimensions: it cannot be split";
@@ -217,6 +218,54 @@ LogicalResult checkWindows(func::FuncOp fn) {
   return success();
 }
 
+/// The loops of `op` that its operands' or results' annotations split.
+llvm::SmallDenseSet<unsigned> splitLoops(linalg::LinalgOp op) {
+  llvm::SmallDenseSet<unsigned> loops;
+  auto add = [&](const shard::Sharding &sharding, AffineMap map) {
+    for (auto [i, axes] : llvm::enumerate(sharding.getSplitAxes()))
+      if (!axes.empty() && i < map.getNumResults())
+        if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(i)))
+          loops.insert(dim.getPosition());
+  };
+  for (OpOperand &operand : op->getOpOperands())
+    if (auto shardOp = operand.get().getDefiningOp<shard::ShardOp>())
+      add(shard::Sharding(shardOp.getSharding()),
+          op.getMatchingIndexingMap(&operand));
+  for (OpResult result : op->getResults())
+    for (Operation *user : result.getUsers())
+      if (auto shardOp = dyn_cast<shard::ShardOp>(user))
+        add(shard::Sharding(shardOp.getSharding()),
+            op.getIndexingMapMatchingResult(result));
+  return loops;
+}
+
+/// A linalg op whose body reads the index of a split loop would read the
+/// local index where it means the global one (an iota, a gather's
+/// positions): refused by name.
+LogicalResult checkLoopIndices(func::FuncOp fn) {
+  for (Operation &op : fn.getBody().front()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp)
+      continue;
+    llvm::SmallDenseSet<unsigned> split;
+    WalkResult result = op.walk([&](linalg::IndexOp index) {
+      if (split.empty())
+        split = splitLoops(linalgOp);
+      if (!split.contains(index.getDim()))
+        return WalkResult::advance();
+      op.emitError() << "'" << op.getName() << "' reads the index of its "
+                     << "loop " << index.getDim()
+                     << " (linalg.index), which is split over the grid: "
+                        "each process would see its local index; "
+                        "replicate that dimension";
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
 struct CompleteShardingPass
     : public tt::impl::TTCompleteShardingBase<CompleteShardingPass> {
   void runOnOperation() override {
@@ -250,9 +299,9 @@ struct CompleteShardingPass
               v.getParentRegion() == &fn.getBody())
             captured.insert(v);
       });
+      // Also when the op takes it as an operand too: its body reads it
+      // at global indices.
       for (Value v : captured) {
-        if (llvm::is_contained(op.getOperands(), v))
-          continue; // also an operand: the op's sharding covers it
         builder.setInsertionPoint(&op);
         Value s = shard::ShardingOp::create(builder, op.getLoc(), replicated)
                       .getResult();
@@ -263,7 +312,7 @@ struct CompleteShardingPass
         });
       }
     }
-    if (failed(checkWindows(fn)))
+    if (failed(checkWindows(fn)) || failed(checkLoopIndices(fn)))
       return signalPassFailure();
     // MLIR 22 partitions only splat tensor constants (and fails without a
     // word on others): the others cross partitioning as tt.constant, which

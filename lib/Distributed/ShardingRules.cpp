@@ -138,6 +138,19 @@ struct ReshapeSharding
     return group.front();
   }
 
+  /// Whether `axes` of `grid` split dimension `d` of the expanded side
+  /// evenly (a split of [768] over 8 processes cannot become one of the
+  /// leading 12 of [12, 64]).
+  static bool divides(OpTy op, FlatSymbolRefAttr grid, int64_t d,
+                      ArrayRef<shard::GridAxis> axes) {
+    auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(op, grid);
+    int64_t size = expanded(op).getDimSize(d);
+    if (!gridOp || ShapedType::isDynamic(size))
+      return false;
+    int64_t parts = shard::collectiveProcessGroupSize(axes, gridOp);
+    return parts > 0 && size % parts == 0;
+  }
+
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
     return SmallVector<utils::IteratorType>(expanded(cast<OpTy>(op)).getRank(),
                                             utils::IteratorType::parallel);
@@ -168,7 +181,7 @@ struct ReshapeSharding
               expandedSide.getSplitAxes()[d].asArrayRef();
           if (axes.empty())
             continue;
-          if (d != leading(op, group))
+          if (d != leading(op, group) || !divides(op, grid, d, axes))
             return failure();
           array[d].assign(axes.begin(), axes.end());
           split = true;
@@ -184,6 +197,8 @@ struct ReshapeSharding
         int64_t d = leading(op, group);
         if (axes.empty() || !array[d].empty())
           continue;
+        if (!divides(op, grid, d, axes))
+          return failure();
         array[d].assign(axes.begin(), axes.end());
         split = true;
       }
@@ -390,10 +405,14 @@ struct KeptDimsSharding
         continue;
       grid = grid ? grid : sharding.getGridAttr();
       for (auto [d, axes] : llvm::enumerate(sharding.getSplitAxes())) {
-        if (axes.empty() || !array[d].empty())
+        if (axes.empty())
           continue;
-        if (!keeps(op, d))
+        // A rank-reducing slice keeps nothing (keeps() says so); the
+        // operand may have more dimensions than the result.
+        if (d >= array.size() || !keeps(op, d))
           return failure();
+        if (!array[d].empty())
+          continue;
         array[d].assign(axes.asArrayRef().begin(), axes.asArrayRef().end());
         split = true;
       }
@@ -464,7 +483,9 @@ struct KeptDimsSharding
         if (!axes.empty())
           input = shard::AllSliceOp::create(builder, op.getLoc(), input, grid,
                                             axes.asArrayRef(), d);
-    IRMapping mapping;
+    // Values the op reads that are defined outside it (a pad's padding
+    // value) are partitioned already: map them as partitioning did.
+    IRMapping mapping = partitionMap;
     for (auto [old, local] : llvm::zip(op->getOperands().drop_front(),
                                        partitionedOperands.drop_front()))
       mapping.map(old, local);

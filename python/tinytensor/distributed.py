@@ -396,7 +396,8 @@ def _match(spec, value, label: str, leaf):
 
 
 def _apply(value, spec, label, leaf):
-    """Every array leaf of `value` under one spec."""
+    """Every array leaf of `value` under one spec; a split spec over
+    anything else is an error (it would silently run replicated)."""
     if isinstance(value, (np.ndarray, DistributedArray)):
         return leaf(value, spec, label)
     if isinstance(value, dict):
@@ -405,6 +406,10 @@ def _apply(value, spec, label, leaf):
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(_apply(v, spec, f"{label}[{i}]", leaf)
                            for i, v in enumerate(value))
+    if spec is not None and any(e is not None for e in spec):
+        raise TypeError(f"{label} is a {type(value).__name__}, not a NumPy "
+                        f"array: it cannot be split as {spec!r} (pass "
+                        f"np.asarray(...) to split it)")
     return value
 
 
@@ -542,6 +547,8 @@ class ShardedFunction:
             bound = jit._signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{fname}(): {e}") from None
+        # Defaults too: in_shardings may name them.
+        bound.apply_defaults()
         shardings = self._parameter_shardings(bound)
         leaves: Dict[int, _Leaf] = {}
 

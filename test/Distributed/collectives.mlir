@@ -51,3 +51,12 @@ func.func @to_all(%x: tensor<4x4xf32>) -> tensor<8x2xf32> {
   %0 = shard.all_to_all %x on @grid grid_axes = [0] split_axis = 1 concat_axis = 0 : tensor<4x4xf32> -> tensor<8x2xf32>
   return %0 : tensor<8x2xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+func.func @argmax(%x: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{a reduction over a split dimension whose combiner MLIR cannot classify as a sum, product, minimum or maximum}}
+  %0 = shard.all_reduce %x on @grid grid_axes = [0] reduction = generic : tensor<4xi64> -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}

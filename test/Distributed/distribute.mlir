@@ -163,3 +163,47 @@ module attributes {tt.grid = array<i64: 2>} {
     return %w : tensor<2x8x3xf32>
   }
 }
+
+// -----
+
+// A body that reads the index of a split loop would see local indices.
+module attributes {tt.grid = array<i64: 2>} {
+  func.func @iota(%x: tensor<4x8xf32> {tt.split_axes = [[0]]}) -> (tensor<4x8xf32> {tt.split_axes = [[0]]}) {
+    %e = tensor.empty() : tensor<4x8xf32>
+    // expected-error @+1 {{'linalg.generic' reads the index of its loop 0 (linalg.index), which is split over the grid}}
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %i = linalg.index 0 : index
+      %c = arith.index_cast %i : index to i32
+      %f = arith.sitofp %c : i32 to f32
+      %s = arith.addf %a, %f : f32
+      linalg.yield %s : f32
+    } -> tensor<4x8xf32>
+    return %y : tensor<4x8xf32>
+  }
+}
+
+// -----
+
+// A rank-reducing slice of a split tensor is refused, not read out of
+// bounds.
+module attributes {tt.grid = array<i64: 2>} {
+  func.func @row(%x: tensor<4x8xf32> {tt.split_axes = [[], [0]]}) -> tensor<8xf32> {
+    // expected-error @+1 {{'tensor.extract_slice': its operand and result are split over the grid differently, or along a dimension it pads or slices}}
+    %s = tensor.extract_slice %x[0, 0] [1, 8] [1, 1] : tensor<4x8xf32> to tensor<8xf32>
+    return %s : tensor<8xf32>
+  }
+}
+
+// -----
+
+// A split that does not divide the leading dimension of a reshape's group
+// is refused (4 processes, [8] -> [2, 4]).
+module attributes {tt.grid = array<i64: 4>} {
+  func.func @heads(%x: tensor<8xf32> {tt.split_axes = [[0]]}) -> tensor<2x4xf32> {
+    // expected-error @+1 {{'tensor.expand_shape': its operand and result are split over the grid in ways one local reshape cannot compute}}
+    %y = tensor.expand_shape %x [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+    return %y : tensor<2x4xf32>
+  }
+}

@@ -5,8 +5,8 @@
 
 // CHECK-LABEL: llvm.func @main(
 // CHECK: llvm.call @MPI_Comm_rank(
-// CHECK: llvm.call @tt_mpi_comm_split(
-// CHECK: llvm.call @tt_mpi_allreduce(
+// CHECK: llvm.call @tt_mpi_comm_split_once(
+// CHECK: llvm.call @MPI_Allreduce(
 // CHECK-NOT: mpi.
 // CHECK-NOT: shard.
 module attributes {tt.grid = array<i64: 2>} {

@@ -29,7 +29,7 @@ def mlp(x, w1, b1, w2, b2):
 def main():
     n = dist.size()
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((6, 10), dtype=np.float32)
+    x = rng.standard_normal((2 * n, 10), dtype=np.float32)
     w1 = rng.standard_normal((10, 4 * n), dtype=np.float32)
     b1 = rng.standard_normal(4 * n, dtype=np.float32)
     w2 = rng.standard_normal((4 * n, 7), dtype=np.float32)
@@ -69,6 +69,16 @@ def main():
     report("traced-index", float(np.abs(
         pick(a, np.array(3)) - a[:, 3]).max()), 0.0)
 
+    # A table that an op reads inside its body and also takes as an operand
+    # (a gather fused into an add of the same array).
+    both = dist.shard(lambda a, i: a + a[i], dp, in_shardings=(P("dp"),))
+    a = rng.standard_normal((2 * n, 3), dtype=np.float32)
+    report("captured-operand", float(np.abs(
+        both(a, np.array(1)) - (a + a[1])).max()), 0.0)
+
+    if n == 4:
+        two_d(rng)
+
     # A PyTorch module with a split batch.
     try:
         import torch
@@ -82,6 +92,29 @@ def main():
     with torch.no_grad():
         reference = model(ids)
     report("torch-module", float((m(ids) - reference).abs().max()), 1e-4)
+
+
+def two_d(rng):
+    """A 2 x 2 mesh: all-reduces over different axes of one program (each
+    call site with a communicator of its own), and tensor parallelism
+    within data-parallel groups."""
+    mesh = dist.Mesh((2, 2), ("dp", "tp"))
+    x = rng.standard_normal((4, 6), dtype=np.float32)
+    f = dist.shard(lambda x: x.sum(axis=0), mesh,
+                   in_shardings=(P("dp", "tp"),))
+    report("2d-sum", float(np.abs(f(x) - x.sum(axis=0)).max()), 1e-5)
+    g = dist.shard(lambda x: (x.sum(axis=0), x.sum(axis=1)), mesh,
+                   in_shardings=(P("dp", "tp"),))
+    first, second = g(x)
+    report("2d-two-axes", float(max(np.abs(first - x.sum(axis=0)).max(),
+                                    np.abs(second - x.sum(axis=1)).max())),
+           1e-5)
+    w1 = rng.standard_normal((6, 8), dtype=np.float32)
+    w2 = rng.standard_normal((8, 5), dtype=np.float32)
+    h = dist.shard(lambda x, w1, w2: np.maximum(x @ w1, 0) @ w2, mesh,
+                   in_shardings=(P("dp"), P(None, "tp"), P("tp")))
+    report("dp-tp-mlp", float(np.abs(h(x, w1, w2) - np.maximum(
+        x @ w1, 0) @ w2).max()), 1e-5)
 
 
 if __name__ == "__main__":

@@ -96,6 +96,15 @@ def test_bad_meshes_and_specs():
         dist.shard(mlp, dist.Mesh(1), in_shardings=({"a": P()},))(*arrays())
 
 
+def test_split_spec_over_a_non_array():
+    f = dist.shard(lambda x, n: x * n, dist.Mesh((1,), ("dp",)),
+                   in_shardings=(P(), P("dp")), static_argnums=1)
+    with pytest.raises(TypeError, match=r"argument 'n' of <lambda>\(\) is "
+                                        r"a int, not a NumPy array: it "
+                                        r"cannot be split"):
+        f(np.ones(2, np.float32), 3)
+
+
 def test_unsupported_op_under_sharding_names_op_and_split():
     from tinytensor.compiler import CompilationError
     x, w1, w2 = arrays()
@@ -123,10 +132,10 @@ def test_replicated_result_and_split_result_in_one_process():
                                atol=1e-5)
 
 
-def mpirun(*args, timeout=600):
+def mpirun(*args, timeout=600, ranks=2):
     env = dict(os.environ)
     env.pop("OPENBLAS_CORETYPE", None)
-    result = subprocess.run([MPIRUN, "-np", "2", sys.executable, *args],
+    result = subprocess.run([MPIRUN, "-np", str(ranks), sys.executable, *args],
                             capture_output=True, text=True, timeout=timeout,
                             cwd=ROOT, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -137,13 +146,26 @@ def mpirun(*args, timeout=600):
 def test_two_ranks():
     out = mpirun(os.path.join(ROOT, "test", "python", "distributed_ranks.py"))
     names = ["tensor-parallel", "distributed-weights",
-             "communicators-constant", "data-parallel", "traced-index"]
+             "communicators-constant", "data-parallel", "traced-index",
+             "captured-operand"]
     try:
         import torch  # noqa: F401
         names.append("torch-module")
     except ImportError:
         pass
     for name in names:
+        assert f"ok {name}" in out, out
+
+
+@needs_mpirun
+def test_four_ranks_on_a_two_by_two_mesh():
+    """4 ranks (more than the cores here; MPICH shares them): all-reduces
+    over either axis of a 2 x 2 mesh in one program, and an MLP with its
+    batch split over one axis and its weights over the other."""
+    out = mpirun(os.path.join(ROOT, "test", "python", "distributed_ranks.py"),
+                 ranks=4)
+    for name in ("2d-sum", "2d-two-axes", "dp-tp-mlp", "tensor-parallel",
+                 "data-parallel"):
         assert f"ok {name}" in out, out
 
 

@@ -61,7 +61,9 @@ def TTCompleteSharding : Pass<"tt-complete-sharding", "func::FuncOp"> {
       `--tt-lower-shard-collectives` turns them back.
     * A linalg op that reads through a sliding window (`d0 + d1`: a
       convolution's patches) with a split operand or result is an error
-      naming it: MLIR 22 partitions only projected-permutation maps.
+      naming it: MLIR 22 partitions only projected-permutation maps. So is
+      one whose body reads the index of a split loop (`linalg.index`: an
+      iota, a gather's positions), which would see local indices.
   }];
   let dependentDialects = ["::mlir::shard::ShardDialect",
                            "::mlir::tt::TTDialect"];
@@ -79,8 +81,9 @@ def TTLowerShardCollectives
       `tensor.extract_slice` at this process's offset: no communication;
     * `shard.all_gather` becomes a zero tensor of the gathered shape with
       this process's part inserted at its offset, summed over the grid
-      axes with `shard.all_reduce` (exact: every element is its owner's
-      value plus zeros);
+      axes with `shard.all_reduce` (every element is its owner's value
+      plus zeros: exact, but for the sign of a zero; boolean tensors are
+      refused);
     * `shard.reduce_scatter` becomes `shard.all_reduce` and the slice of
       this process;
     * a `shard.all_reduce` of a 0-d tensor (a maximum of gather indices,
@@ -88,7 +91,9 @@ def TTLowerShardCollectives
       lowering of `mpi.allreduce` to MPI takes buffers of rank 1 or more.
 
     Any other collective (`all_to_all`, `broadcast`, `gather`, `scatter`,
-    `send`, `recv`, `shift`) is an error naming it. `tt.constant`s left by
+    `send`, `recv`, `shift`), and an all-reduce whose combiner MLIR could
+    not classify (`generic`: an argmax over a split dimension), is an
+    error naming it. `tt.constant`s left by
     `--tt-complete-sharding` become `arith.constant` again.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
@@ -111,19 +116,20 @@ def TTConvertMPIToLLVM : Pass<"tt-convert-mpi-to-llvm", "ModuleOp"> {
 }
 
 def TTMPIRuntimeCalls : Pass<"tt-mpi-runtime-calls", "ModuleOp"> {
-  let summary = "Route MPI calls whose lowering misbehaves through "
-                "TinyTensor's MPI runtime";
+  let summary = "Make each communicator split of compiled code once, "
+                "through TinyTensor's MPI runtime";
   let description = [{
-    On the LLVM dialect, after `--tt-convert-mpi-to-llvm`:
-
-    * `MPI_Comm_split` becomes `tt_mpi_comm_split` (same signature): the
-      lowering of `shard.all_reduce` splits a new communicator at every
-      call and never frees it, so a long run exhausts MPI's communicators;
-      the runtime creates each (parent, color, key) communicator once.
-    * `MPI_Allreduce` becomes `tt_mpi_allreduce` (same signature): the
-      lowering passes one buffer as both send and receive buffer, which
-      the MPI standard forbids (MPICH refuses aliased buffers); the
-      runtime passes `MPI_IN_PLACE` then.
+    On the LLVM dialect, after `--tt-convert-mpi-to-llvm`, each
+    `MPI_Comm_split` call site becomes `tt_mpi_comm_split_once` with a slot
+    of its own (an internal i64 global, 0 until the first call). The
+    lowering of `shard.all_reduce` splits a new communicator at every call
+    and never frees it, so a long run exhausts MPI's communicators; the
+    runtime makes each call site's communicator once, at its first call,
+    which every process reaches together. A cache keyed by the split's
+    arguments would not do: on a 2-D grid, two all-reduces over different
+    axes can split with equal (color, key) on some processes only.
+    (MLIR's lowering of `mpi.allreduce` passes `MPI_IN_PLACE` itself when
+    the send and receive buffers are one.)
 
     The runtime is `libTinyTensorMPI.so` (python/TTMPIRuntime.c), which
     `tinytensor.distributed` loads.
