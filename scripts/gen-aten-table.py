@@ -48,7 +48,9 @@ FAMILIES = [
         "dequantize_per_channel"]),
     ("Attention", ["scaled_dot_product_attention",
                    "_scaled_dot_product_flash_attention_for_cpu",
-                   "_scaled_dot_product_flash_attention_for_cpu_backward"]),
+                   "_scaled_dot_product_flash_attention_for_cpu_backward",
+                   "_native_multi_head_attention",
+                   "_transformer_encoder_layer_fwd"]),
     ("Optimizer updates (each op over lists of tensors)", [
         "_foreach_add", "_foreach_sub", "_foreach_mul", "_foreach_div",
         "_foreach_pow", "_foreach_neg", "_foreach_abs", "_foreach_exp",
