@@ -419,3 +419,31 @@ def test_grouped_query_attention_forward_and_gradients(causal):
     for g, t in zip(got_grads, (q, k, v)):
         close(g, t.grad, rtol=1e-4, atol=1e-5)
     assert dynamo.counters["fallbacks"] == 0
+
+
+def test_partition_option_gradients():
+    """AOTAutograd's min-cut rematerialisation (the default: the backward
+    recomputes cheap elementwise values) and its default partitioner both
+    give eager's gradients; another value is refused."""
+    def run(options):
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(6, 16), nn.GELU(), nn.LayerNorm(16),
+                              nn.Linear(16, 3))
+        compiled = torch.compile(model, backend="tinytensor",
+                                 options=options)
+        compiled(x).pow(2).sum().backward()
+        return [p.grad for p in model.parameters()]
+
+    x = torch.randn(5, 6)
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(6, 16), nn.GELU(), nn.LayerNorm(16),
+                          nn.Linear(16, 3))
+    model(x).pow(2).sum().backward()
+    for options in ({}, {"partition": "default"}, {"partition": "min-cut"}):
+        for a, b in zip(run(options), model.parameters()):
+            close(a, b.grad, rtol=1e-4, atol=1e-5)
+    with pytest.raises(Exception, match="partition must be 'min-cut' or "
+                                        "'default'"):
+        torch.compile(model, backend="tinytensor",
+                      options={"partition": "greedy"})(x)

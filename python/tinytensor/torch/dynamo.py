@@ -38,6 +38,11 @@ Options (`torch.compile(..., options={...})`):
   because PyTorch's kernels are faster there: oneDNN's convolution
   gradients beat ours at training batch sizes (docs/performance.md).
   () compiles everything TinyTensor can.
+- "partition" (default "min-cut"): how AOTAutograd splits a training graph
+  into forward and backward: "min-cut" (its min-cut rematerialisation, as
+  Inductor uses: the backward recomputes cheap elementwise values instead
+  of the forward saving them) or "default" (the forward saves every value
+  the backward reads).
 Pass options stay environment variables, read at import:
 TT_OPTIMIZE_OPTIONS / TT_PIPELINE_OPTIONS (e.g. turning one optimisation
 off), and TT_CACHE_DIR (the compile cache).
@@ -74,6 +79,7 @@ DEFAULT_OPTIONS: Dict[str, Any] = {
     "threads": None,
     "opt_level": None,
     "eager_ops": ("convolution_backward",),
+    "partition": "min-cut",
 }
 
 
@@ -124,6 +130,9 @@ def _options(options: Optional[dict]) -> Dict[str, Any]:
         raise ValueError(f"eager_ops must be a sequence of ATen op names "
                          f"(e.g. ('convolution_backward',)), got {eager!r}")
     runtime.check_settings(settings["opt_level"], settings["threads"])
+    if settings["partition"] not in ("min-cut", "default"):
+        raise ValueError(f"partition must be 'min-cut' or 'default', got "
+                         f"{settings['partition']!r}")
     return settings
 
 
@@ -566,11 +575,16 @@ def tinytensor_backend(gm: torch.fx.GraphModule, example_inputs,
     settings = _options(options)
     if mode not in (None, "default"):
         log.info("mode=%r has no meaning for the tinytensor backend", mode)
+    from torch._functorch.partitioners import (
+        default_partition, min_cut_rematerialization_partition)
     backend = aot_autograd(
         fw_compiler=_graph_compiler(settings, "forward"),
         bw_compiler=_graph_compiler(settings, "backward"),
         inference_compiler=_graph_compiler(settings, "inference"),
-        decompositions=_decompositions())
+        decompositions=_decompositions(),
+        partition_fn=(min_cut_rematerialization_partition
+                      if settings["partition"] == "min-cut"
+                      else default_partition))
     return backend(gm, example_inputs)
 
 
