@@ -218,14 +218,17 @@ LogicalResult checkWindows(func::FuncOp fn) {
   return success();
 }
 
-/// The loops of `op` that its operands' or results' annotations split.
-llvm::SmallDenseSet<unsigned> splitLoops(linalg::LinalgOp op) {
-  llvm::SmallDenseSet<unsigned> loops;
+/// The loops of `op` that its operands' or results' annotations split, and
+/// the grid axes that split each.
+llvm::SmallDenseMap<unsigned, SmallVector<shard::GridAxis>>
+splitLoops(linalg::LinalgOp op) {
+  llvm::SmallDenseMap<unsigned, SmallVector<shard::GridAxis>> loops;
   auto add = [&](const shard::Sharding &sharding, AffineMap map) {
     for (auto [i, axes] : llvm::enumerate(sharding.getSplitAxes()))
       if (!axes.empty() && i < map.getNumResults())
         if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(i)))
-          loops.insert(dim.getPosition());
+          loops[dim.getPosition()].assign(axes.asArrayRef().begin(),
+                                          axes.asArrayRef().end());
   };
   for (OpOperand &operand : op->getOpOperands())
     if (auto shardOp = operand.get().getDefiningOp<shard::ShardOp>())
@@ -239,29 +242,55 @@ llvm::SmallDenseSet<unsigned> splitLoops(linalg::LinalgOp op) {
   return loops;
 }
 
-/// A linalg op whose body reads the index of a split loop would read the
-/// local index where it means the global one (an iota, a gather's
-/// positions): refused by name.
-LogicalResult checkLoopIndices(func::FuncOp fn) {
+/// A linalg op's body that reads the index of a split loop (an iota, a
+/// gather's positions) is cloned as it is by partitioning and would see
+/// this process's local index: each such `linalg.index` gets this
+/// process's offset along the loop added (its position in the group of
+/// the loop's grid axes times the local loop size).
+LogicalResult offsetLoopIndices(func::FuncOp fn, shard::GridOp grid) {
   for (Operation &op : fn.getBody().front()) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp)
       continue;
-    llvm::SmallDenseSet<unsigned> split;
-    WalkResult result = op.walk([&](linalg::IndexOp index) {
-      if (split.empty())
-        split = splitLoops(linalgOp);
-      if (!split.contains(index.getDim()))
-        return WalkResult::advance();
-      op.emitError() << "'" << op.getName() << "' reads the index of its "
-                     << "loop " << index.getDim()
-                     << " (linalg.index), which is split over the grid: "
-                        "each process would see its local index; "
-                        "replicate that dimension";
-      return WalkResult::interrupt();
-    });
-    if (result.wasInterrupted())
-      return failure();
+    SmallVector<linalg::IndexOp> indices;
+    op.walk([&](linalg::IndexOp index) { indices.push_back(index); });
+    if (indices.empty())
+      continue;
+    auto split = splitLoops(linalgOp);
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    llvm::SmallDenseMap<unsigned, Value> offsets;
+    for (linalg::IndexOp index : indices) {
+      unsigned d = index.getDim();
+      auto axes = split.find(d);
+      if (axes == split.end())
+        continue;
+      Value &offset = offsets[d];
+      if (!offset) {
+        int64_t parts = shard::collectiveProcessGroupSize(axes->second, grid);
+        if (ShapedType::isDynamic(ranges[d]) || parts <= 0 || ranges[d] % parts)
+          return op.emitError()
+                 << "'" << op.getName() << "' reads the index of its loop " << d
+                 << " (linalg.index), which is split over the grid into "
+                    "parts of no static size";
+        OpBuilder b(&op);
+        Location loc = op.getLoc();
+        auto position = shard::ProcessMultiIndexOp::create(
+            b, loc, grid.getSymName(), axes->second);
+        Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+        for (auto [axis, i] : llvm::zip(axes->second, position.getResults())) {
+          Value size =
+              arith::ConstantIndexOp::create(b, loc, grid.getShape()[axis]);
+          linear = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, linear, size), i);
+        }
+        Value local = arith::ConstantIndexOp::create(b, loc, ranges[d] / parts);
+        offset = arith::MulIOp::create(b, loc, linear, local);
+      }
+      OpBuilder b(index);
+      b.setInsertionPointAfter(index);
+      Value global = arith::AddIOp::create(b, index.getLoc(), index, offset);
+      index.getResult().replaceAllUsesExcept(global, global.getDefiningOp());
+    }
   }
   return success();
 }
@@ -312,7 +341,8 @@ struct CompleteShardingPass
         });
       }
     }
-    if (failed(checkWindows(fn)) || failed(checkLoopIndices(fn)))
+    if (failed(checkWindows(fn)) ||
+        failed(offsetLoopIndices(fn, *grids.begin())))
       return signalPassFailure();
     // MLIR 22 partitions only splat tensor constants (and fails without a
     // word on others): the others cross partitioning as tt.constant, which

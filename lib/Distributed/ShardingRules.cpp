@@ -528,6 +528,11 @@ void tt::registerShardingRules(DialectRegistry &registry) {
         tensor::GenerateOp, tensor::InsertOp, tensor::InsertSliceOp,
         tensor::ReshapeOp, tensor::ScatterOp>(context);
   });
+  // The processes' positions that tt-complete-sharding adds (after
+  // propagation, for partitioning to clone).
+  registry.addExtension(+[](MLIRContext *context, shard::ShardDialect *) {
+    attachReplicatedOnly<shard::ProcessMultiIndexOp>(context);
+  });
   registry.addExtension(+[](MLIRContext *context, tt::TTDialect *) {
     attachReplicatedOnly<tt::ConstantOp>(context);
   });

@@ -166,11 +166,19 @@ module attributes {tt.grid = array<i64: 2>} {
 
 // -----
 
-// A body that reads the index of a split loop would see local indices.
+// A body that reads the index of a split loop gets this process's offset
+// added: rank * 2 rows.
+// CHECK-LABEL: func.func @iota(
+// CHECK-SAME: %{{.*}}: tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[RANK:.*]] = arith.remsi
+// CHECK: %[[OFFSET:.*]] = arith.muli %[[RANK]], %[[C2]] : index
+// CHECK: linalg.generic
+// CHECK: %[[LOCAL:.*]] = linalg.index 0 : index
+// CHECK: arith.addi %[[LOCAL]], %[[OFFSET]] : index
 module attributes {tt.grid = array<i64: 2>} {
   func.func @iota(%x: tensor<4x8xf32> {tt.split_axes = [[0]]}) -> (tensor<4x8xf32> {tt.split_axes = [[0]]}) {
     %e = tensor.empty() : tensor<4x8xf32>
-    // expected-error @+1 {{'linalg.generic' reads the index of its loop 0 (linalg.index), which is split over the grid}}
     %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
         ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
     ^bb0(%a: f32, %o: f32):

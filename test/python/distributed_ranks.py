@@ -69,6 +69,19 @@ def main():
     report("traced-index", float(np.abs(
         pick(a, np.array(3)) - a[:, 3]).max()), 0.0)
 
+    # Positions along a split dimension (an iota; a gather whose result is
+    # split): each process's offset is added.
+    rows = dist.shard(lambda a: a + np.arange(a.shape[0])[:, None], dp,
+                      in_shardings=(P("dp"),), out_shardings=P("dp"))
+    a = rng.standard_normal((2 * n, 3), dtype=np.float32)
+    report("split-iota", float(np.abs(rows(a).gather() - (
+        a + np.arange(2 * n)[:, None])).max()), 0.0)
+    pick_split = dist.shard(lambda a, i: a[:, i], dp, in_shardings=(P("dp"),),
+                            out_shardings=P("dp"))
+    a = rng.standard_normal((2 * n, 5, 3), dtype=np.float32)
+    report("split-gather", float(np.abs(
+        pick_split(a, np.array(2)).gather() - a[:, 2]).max()), 0.0)
+
     # A table that an op reads inside its body and also takes as an operand
     # (a gather fused into an add of the same array).
     both = dist.shard(lambda a, i: a + a[i], dp, in_shardings=(P("dp"),))

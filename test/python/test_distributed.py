@@ -147,7 +147,7 @@ def test_two_ranks():
     out = mpirun(os.path.join(ROOT, "test", "python", "distributed_ranks.py"))
     names = ["tensor-parallel", "distributed-weights",
              "communicators-constant", "data-parallel", "traced-index",
-             "captured-operand"]
+             "captured-operand", "split-iota", "split-gather"]
     try:
         import torch  # noqa: F401
         names.append("torch-module")

@@ -61,9 +61,12 @@ def TTCompleteSharding : Pass<"tt-complete-sharding", "func::FuncOp"> {
       `--tt-lower-shard-collectives` turns them back.
     * A linalg op that reads through a sliding window (`d0 + d1`: a
       convolution's patches) with a split operand or result is an error
-      naming it: MLIR 22 partitions only projected-permutation maps. So is
-      one whose body reads the index of a split loop (`linalg.index`: an
-      iota, a gather's positions), which would see local indices.
+      naming it: MLIR 22 partitions only projected-permutation maps.
+    * A linalg op whose body reads the index of a split loop
+      (`linalg.index`: an iota, a gather's positions) is cloned as it is
+      by partitioning and would see local indices: each such index gets
+      this process's offset along the loop added (its position in the
+      group of the loop's grid axes times the local loop size).
   }];
   let dependentDialects = ["::mlir::shard::ShardDialect",
                            "::mlir::tt::TTDialect"];
