@@ -43,6 +43,26 @@ bool isSplit(const shard::Sharding &sharding) {
 /// dimensions, as MLIR's own rules write them: an entry for a dimension
 /// that an op reads through a window (d0 + d1) is an error to them even
 /// when it splits nothing.
+/// Annotates `op`'s result as `target` and its first operand as `source`
+/// (the rules below have one tensor operand and one result).
+void annotate(Operation *op, OpBuilder &b, const shard::Sharding &source,
+              const shard::Sharding &target) {
+  shard::maybeInsertTargetShardingAnnotation(target, op->getResult(0), b);
+  OpBuilder::InsertionGuard guard(b);
+  shard::maybeInsertSourceShardingAnnotation(source, op->getOpOperand(0), b);
+}
+
+/// `whole` (replicated) sliced locally to this process's part under
+/// `sharding`: no communication.
+Value slicedTo(OpBuilder &b, Location loc, Value whole, shard::GridOp grid,
+               const shard::Sharding &sharding) {
+  for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes()))
+    if (!axes.empty())
+      whole = shard::AllSliceOp::create(b, loc, whole, grid, axes.asArrayRef(),
+                                        dim);
+  return whole;
+}
+
 shard::Sharding trimmed(FlatSymbolRefAttr grid,
                         SmallVector<shard::GridAxesAttr> axes) {
   while (axes.size() > 1 && axes.back().empty())
@@ -247,11 +267,8 @@ struct ReshapeSharding
                          const shard::ShardingOption &option) const {
     auto op = cast<OpTy>(operation);
     auto [expandedSide, collapsedSide] = shardings(op, option);
-    shard::maybeInsertTargetShardingAnnotation(
-        kCollapse ? collapsedSide : expandedSide, op->getResult(0), b);
-    OpBuilder::InsertionGuard guard(b);
-    shard::maybeInsertSourceShardingAnnotation(
-        kCollapse ? expandedSide : collapsedSide, op->getOpOperand(0), b);
+    annotate(op, b, kCollapse ? expandedSide : collapsedSide,
+             kCollapse ? collapsedSide : expandedSide);
     return success();
   }
 
@@ -287,10 +304,7 @@ struct ReshapeSharding
     if (!source.equalSplitAxes(operand)) {
       if (isSplit(operand) || !byResult)
         return refuse(op);
-      for (auto [dim, axes] : llvm::enumerate(source.getSplitAxes()))
-        if (!axes.empty())
-          input = shard::AllSliceOp::create(builder, loc, input, grid,
-                                            axes.asArrayRef(), dim);
+      input = slicedTo(builder, loc, input, grid, source);
     }
     auto type = cast<RankedTensorType>(
         shard::shardType(op.getResultType(), grid, target));
@@ -449,9 +463,7 @@ struct KeptDimsSharding
                          const shard::ShardingOption &option) const {
     auto op = cast<OpTy>(operation);
     shard::Sharding s = sharding(op, option);
-    shard::maybeInsertTargetShardingAnnotation(s, op->getResult(0), b);
-    OpBuilder::InsertionGuard guard(b);
-    shard::maybeInsertSourceShardingAnnotation(s, op->getOpOperand(0), b);
+    annotate(op, b, s, s);
     return success();
   }
 
@@ -479,10 +491,7 @@ struct KeptDimsSharding
     shard::GridOp grid = shard::getGrid(op, result.getGridAttr(), symbolTable);
     Value input = partitionedOperands[0];
     if (!isSplit(operand))
-      for (auto [d, axes] : llvm::enumerate(result.getSplitAxes()))
-        if (!axes.empty())
-          input = shard::AllSliceOp::create(builder, op.getLoc(), input, grid,
-                                            axes.asArrayRef(), d);
+      input = slicedTo(builder, op.getLoc(), input, grid, result);
     // Values the op reads that are defined outside it (a pad's padding
     // value) are partitioned already: map them as partitioning did.
     IRMapping mapping = partitionMap;
