@@ -46,6 +46,11 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
     pm.addPass(tt::createTTSinkRowSelections());
     pm.addPass(createCanonicalizerPass());
   }
+  if (options.convMatmul && options.channelsLast) {
+    pm.addPass(tt::createTTChannelsLast());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   pm.addPass(tt::createConvertTTToLinalg());
   if (options.convMatmul) {
     tt::TTCPUConvolutionsOptions convolutions;

@@ -1,7 +1,8 @@
 """tinytensor.torch: convolutions as one tt.conv each, against PyTorch
 eager on awkward shapes: every shape class of the CPU strategy
 (tt-cpu-convolutions: patches as rows or columns of a product, 1 x 1 as a
-free view, depthwise channels last), groups that do not divide 8,
+free view, depthwise channels last; tt-channels-last on and off), groups
+that do not divide 8,
 dilation, 1-D and 3-D, transposed convolutions, batch 1 and 7."""
 
 import pytest
@@ -42,6 +43,64 @@ def test_conv2d_shape_classes(batch, cin, cout, kernel, kwargs, size):
           torch.randn(batch, cin, *size))
 
 
+@pytest.mark.parametrize("cin,cout,kernel,kwargs,size", CONV2D, ids=str)
+def test_conv2d_shape_classes_channels_first(cin, cout, kernel, kwargs, size,
+                                             monkeypatch):
+    """The channels-first strategies (tt-optimize{channels-last=false})."""
+    monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS", "channels-last=false")
+    check(nn.Conv2d(cin, cout, kernel, **kwargs),
+          torch.randn(7, cin, *size))
+
+
+class _Block(nn.Module):
+    """What tt-channels-last keeps channels last between convolutions: a
+    stem, batch norm, max pooling, an inverted residual with hardswish, a
+    depthwise convolution and squeeze-excite, a grouped convolution (which
+    stays channels first), a residual add, global pooling and a
+    classifier."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 12, 3, stride=2, padding=1),
+                                  nn.BatchNorm2d(12), nn.ReLU())
+        self.pool = nn.MaxPool2d(3, stride=2, padding=1)
+        self.expand = nn.Sequential(nn.Conv2d(12, 36, 1), nn.BatchNorm2d(36),
+                                    nn.Hardswish())
+        self.depthwise = nn.Sequential(
+            nn.Conv2d(36, 36, 5, padding=2, groups=36), nn.BatchNorm2d(36),
+            nn.Hardswish())
+        self.squeeze = nn.Sequential(nn.AdaptiveAvgPool2d(1),
+                                     nn.Conv2d(36, 9, 1), nn.ReLU(),
+                                     nn.Conv2d(9, 36, 1), nn.Hardsigmoid())
+        self.project = nn.Sequential(nn.Conv2d(36, 12, 1), nn.BatchNorm2d(12))
+        self.grouped = nn.Conv2d(12, 12, 3, padding=1, groups=3)
+        self.head = nn.Linear(12, 10)
+
+    def forward(self, x):
+        x = self.pool(self.stem(x))
+        y = self.depthwise(self.expand(x))
+        y = self.project(y * self.squeeze(y))
+        x = self.grouped(x + y)
+        return self.head(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+@pytest.mark.parametrize("batch,size", [(1, (29, 23)), (7, (16, 16))])
+@pytest.mark.parametrize("layout", ["", "channels-last=false"])
+def test_network_layouts(batch, size, layout, monkeypatch):
+    """A small network of every layer kind, channels last
+    (tt-channels-last) and first, against eager; batch norm's statistics
+    are random so that a mixed-up channel would show."""
+    torch.manual_seed(0)
+    model = _Block().eval()
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.running_mean.uniform_(-1, 1)
+            module.running_var.uniform_(0.5, 2)
+            module.weight.data.uniform_(0.5, 1.5)
+    monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS", layout)
+    check(model, torch.randn(batch, 3, *size), rtol=1e-4, atol=1e-4)
+
+
 # Patches of more than 4 MB: computed a block of output rows at a time
 # (tt-cpu-convolutions' patch-blocks), blocks of 15, 11 and 7 rows.
 BLOCKED = [
@@ -59,9 +118,10 @@ def test_conv2d_patch_blocks(cin, cout, kernel, kwargs, size, monkeypatch):
     check(model, x)
     compiled = ttorch.compile(model, x, output_type="linalg-on-tensors")
     assert "scf.forall" in str(compiled)
-    monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS",
-                        "conv-patch-blocks=false")
-    check(model, x)
+    for options in ("conv-patch-blocks=false", "channels-last=false",
+                    "channels-last=false conv-patch-blocks=false"):
+        monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS", options)
+        check(model, x)
 
 
 def test_conv2d_float64():

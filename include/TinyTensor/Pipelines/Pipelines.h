@@ -50,6 +50,12 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
                      "channels last, vectors of channels "
                      "(--tt-cpu-convolutions' channels-last-depthwise)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> channelsLast{
+      *this, "channels-last",
+      llvm::cl::desc("With conv-matmul: compute convolutions of one group "
+                     "and depthwise ones channels last, and keep the values "
+                     "between them channels last (--tt-channels-last)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> convPatchBlocks{
       *this, "conv-patch-blocks",
       llvm::cl::desc("With conv-matmul: build a dense 2-D convolution's "

@@ -21,12 +21,21 @@ SmallVector<AffineMap> convolutionMaps(MLIRContext *ctx,
   auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
   // Loop positions: n 0, g 1, f 2, o_i 3 + i, c 3 + d, k_i 4 + d + i.
   AffineExpr n = dim(0), g = dim(1), f = dim(2), c = dim(3 + d);
-  SmallVector<AffineExpr> in = {n, g, c}, w = {g, f, c}, out = {n, g, f};
+  bool last = geometry.channelsLast;
+  SmallVector<AffineExpr> in = {n}, w = {g, f, c}, out = {n};
+  if (!last) {
+    in.append({g, c});
+    out.append({g, f});
+  }
   for (int64_t i = 0; i < d; ++i) {
     AffineExpr o = dim(3 + i), k = dim(4 + d + i);
     in.push_back(o * geometry.strides[i] + k * geometry.dilations[i]);
     w.push_back(k);
     out.push_back(o);
+  }
+  if (last) {
+    in.append({g, c});
+    out.append({g, f});
   }
   return {AffineMap::get(loops, 0, in, ctx), AffineMap::get(loops, 0, w, ctx),
           AffineMap::get(loops, 0, out, ctx)};
@@ -74,17 +83,20 @@ struct ConvLowering : public OpConversionPattern<ConvOp> {
     int64_t d = type.getRank() - 2;
     int64_t groups = static_cast<int64_t>(op.getGroups());
     ArrayRef<int64_t> low = op.getPadLow(), high = op.getPadHigh();
+    bool last = op.getChannelsLast();
+    // The channel axis of the input and result, and the first spatial one.
+    int64_t channelAxis = last ? d + 1 : 1, firstSpatial = last ? 1 : 2;
 
     Value input = adaptor.getInput();
     if (llvm::any_of(low, [](int64_t p) { return p != 0; }) ||
         llvm::any_of(high, [](int64_t p) { return p != 0; })) {
-      SmallVector<OpFoldResult> lo(2, b.getIndexAttr(0)),
-          hi(2, b.getIndexAttr(0));
+      SmallVector<OpFoldResult> lo(d + 2, b.getIndexAttr(0)),
+          hi(d + 2, b.getIndexAttr(0));
       SmallVector<int64_t> shape(inType.getShape());
       for (int64_t i = 0; i < d; ++i) {
-        lo.push_back(b.getIndexAttr(low[i]));
-        hi.push_back(b.getIndexAttr(high[i]));
-        shape[2 + i] += low[i] + high[i];
+        lo[firstSpatial + i] = b.getIndexAttr(low[i]);
+        hi[firstSpatial + i] = b.getIndexAttr(high[i]);
+        shape[firstSpatial + i] += low[i] + high[i];
       }
       Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
       input = tensor::PadOp::create(b, loc, inType.clone(shape), input, lo,
@@ -93,7 +105,8 @@ struct ConvLowering : public OpConversionPattern<ConvOp> {
     auto padded = cast<RankedTensorType>(input.getType());
 
     // [N, C, S...] -> [N, G, C / G, S...]; [F, C', K...] -> [G, F / G, C',
-    // K...]; [N, F, O...] <- [N, G, F / G, O...].
+    // K...]; [N, F, O...] <- [N, G, F / G, O...] (channels last: [N, S...,
+    // C] -> [N, S..., G, C / G] and [N, O..., F] <- [N, O..., G, F / G]).
     auto grouped = [&](RankedTensorType t, int64_t at) {
       SmallVector<int64_t> shape(t.getShape().take_front(at));
       shape.push_back(groups);
@@ -112,27 +125,27 @@ struct ConvLowering : public OpConversionPattern<ConvOp> {
       return groupsOf;
     };
     int64_t rank = d + 2;
-    auto inGrouped = grouped(padded, 1);
+    auto inGrouped = grouped(padded, channelAxis);
     SmallVector<Value> dynamic;
     if (padded.isDynamicDim(0))
       dynamic.push_back(tensor::DimOp::create(b, loc, input, 0));
     Value groupedInput = tensor::ExpandShapeOp::create(
-        b, loc, inGrouped, input, reassociation(rank, 1));
+        b, loc, inGrouped, input, reassociation(rank, channelAxis));
     Value groupedWeight = tensor::ExpandShapeOp::create(
         b, loc, grouped(wType, 0), adaptor.getWeight(),
         reassociation(rank, 0));
-    auto outGrouped = grouped(type, 1);
+    auto outGrouped = grouped(type, channelAxis);
     Value init = tensor::EmptyOp::create(b, loc, outGrouped.getShape(), et,
                                          dynamic);
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
     init = linalg::FillOp::create(b, loc, zero, init).getResult(0);
     ConvolutionGeometry geometry{SmallVector<int64_t>(op.getStrides()),
-                                 SmallVector<int64_t>(op.getDilations())};
+                                 SmallVector<int64_t>(op.getDilations()), last};
     Value sums = buildConvolution(b, loc, groupedInput, groupedWeight, init,
                                   geometry)
                      .getResult(0);
-    Value result = tensor::CollapseShapeOp::create(b, loc, type, sums,
-                                                   reassociation(rank, 1));
+    Value result = tensor::CollapseShapeOp::create(
+        b, loc, type, sums, reassociation(rank, channelAxis));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -172,23 +185,35 @@ tt::matchConvolution(linalg::GenericOp op) {
   if (op.getIteratorTypesArray() != convolutionIterators(d))
     return std::nullopt;
   // Read the strides and dilations off the input's spatial expressions,
-  // then require every map to be exactly the form they give.
+  // then require every map to be exactly the form they give (channels
+  // first or last).
   AffineMap in = op.getIndexingMapsArray()[0];
   if (in.getNumResults() != static_cast<unsigned>(3 + d))
     return std::nullopt;
-  ConvolutionGeometry geometry;
-  for (int64_t i = 0; i < d; ++i) {
-    AffineExpr e = in.getResult(3 + i);
-    std::optional<int64_t> s = coefficient(e, loops, 3 + i),
-                           dl = coefficient(e, loops, 4 + d + i);
-    if (!s || !dl || *s <= 0 || *dl <= 0)
-      return std::nullopt;
-    geometry.strides.push_back(*s);
-    geometry.dilations.push_back(*dl);
+  std::optional<ConvolutionGeometry> found;
+  for (bool last : {false, true}) {
+    ConvolutionGeometry geometry;
+    geometry.channelsLast = last;
+    bool linear = true;
+    for (int64_t i = 0; i < d && linear; ++i) {
+      AffineExpr e = in.getResult((last ? 1 : 3) + i);
+      std::optional<int64_t> s = coefficient(e, loops, 3 + i),
+                             dl = coefficient(e, loops, 4 + d + i);
+      linear = s && dl && *s > 0 && *dl > 0;
+      if (linear) {
+        geometry.strides.push_back(*s);
+        geometry.dilations.push_back(*dl);
+      }
+    }
+    if (linear && op.getIndexingMapsArray() ==
+                      convolutionMaps(op.getContext(), geometry)) {
+      found = std::move(geometry);
+      break;
+    }
   }
-  if (op.getIndexingMapsArray() !=
-      convolutionMaps(op.getContext(), geometry))
+  if (!found)
     return std::nullopt;
+  ConvolutionGeometry geometry = std::move(*found);
   // The body: yield(acc + a * b), floats or integers, no conversions.
   Block &body = op.getRegion().front();
   if (body.getOperations().size() != 3)

@@ -1,8 +1,8 @@
 // RUN: tiny-opt %s --tt-to-linalg --tt-cpu-convolutions --canonicalize -split-input-file --mlir-print-local-scope | FileCheck %s
-// RUN: tiny-opt %s --tt-optimize -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=OPT
+// RUN: tiny-opt %s --tt-optimize=channels-last=false -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=OPT
 // RUN: tiny-opt %s --tt-optimize=conv-matmul=false -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=OFF
 // RUN: tiny-opt %s --tt-to-linalg '--tt-cpu-convolutions=channels-last-depthwise=false' -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=DIRECT
-// RUN: tiny-opt %s --tt-optimize=conv-patch-blocks=false -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=WHOLE
+// RUN: tiny-opt %s "--tt-optimize=conv-patch-blocks=false channels-last=false" -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=WHOLE
 
 // The CPU strategy for convolutions, one function per shape class.
 

@@ -36,3 +36,22 @@ func.func @dynamic_batch(%x: tensor<?x4x11xi32>, %w: tensor<5x4x3xi32>) -> tenso
   %0 = tt.conv %x, %w strides = [1] dilations = [1] pad_low = [0] pad_high = [0] groups = 1 : (tensor<?x4x11xi32>, tensor<5x4x3xi32>) -> tensor<?x5x9xi32>
   return %0 : tensor<?x5x9xi32>
 }
+
+// -----
+
+// Channels last: the spatial axes padded, the channels grouped last, the
+// same loops with the input read at (n, o * s + k * dl..., g, c).
+// CHECK-DAG: #[[LIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d3 * 2 + d6, d4 + d7 * 2, d1, d5)>
+// CHECK-DAG: #[[LW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
+// CHECK-DAG: #[[LOUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d3, d4, d1, d2)>
+// CHECK-LABEL: func.func @channels_last
+// CHECK: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 1, 0, 0] high[0, 0, 3, 0]
+// CHECK: tensor<2x9x7x6xf32> to tensor<2x10x10x6xf32>
+// CHECK: %[[X:.*]] = tensor.expand_shape %[[PAD]] {{\[}}[0], [1], [2], [3, 4]] output_shape [2, 10, 10, 3, 2]
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[LIN]], #[[LW]], #[[LOUT]]]
+// CHECK-SAME: outs(%{{.*}} : tensor<2x4x6x3x3xf32>)
+// CHECK: tensor.collapse_shape %[[SUM]] {{\[}}[0], [1], [2], [3, 4]] : tensor<2x4x6x3x3xf32> into tensor<2x4x6x9xf32>
+func.func @channels_last(%x: tensor<2x9x7x6xf32>, %w: tensor<9x2x3x3xf32>) -> tensor<2x4x6x9xf32> {
+  %0 = tt.conv %x, %w strides = [2, 1] dilations = [1, 2] pad_low = [1, 0] pad_high = [0, 3] groups = 3 {channels_last} : (tensor<2x9x7x6xf32>, tensor<9x2x3x3xf32>) -> tensor<2x4x6x9xf32>
+  return %0 : tensor<2x4x6x9xf32>
+}

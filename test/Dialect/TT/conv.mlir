@@ -106,3 +106,32 @@ func.func @dynamic_spatial(%x: tensor<1x2x?x4xf32>, %w: tensor<3x2x3x3xf32>) {
   %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 1 : (tensor<1x2x?x4xf32>, tensor<3x2x3x3xf32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+// Channels last: input [N, S..., C], result [N, O..., F], PyTorch's weights.
+// CHECK-LABEL: func.func @channels_last
+// CHECK: tt.conv %{{.*}} groups = 3 {channels_last} : (tensor<2x9x7x6xf32>, tensor<9x2x3x3xf32>) -> tensor<2x4x6x9xf32>
+func.func @channels_last(%x: tensor<2x9x7x6xf32>, %w: tensor<9x2x3x3xf32>) -> tensor<*xf32> {
+  %0 = tt.conv %x, %w strides = [2, 1] dilations = [1, 2] pad_low = [1, 0] pad_high = [0, 3] groups = 3 {channels_last} : (tensor<2x9x7x6xf32>, tensor<9x2x3x3xf32>) -> tensor<2x4x6x9xf32>
+  %1 = tensor.cast %0 : tensor<2x4x6x9xf32> to tensor<*xf32>
+  return %1 : tensor<*xf32>
+}
+
+// -----
+
+func.func @channels_last_channels(%x: tensor<1x4x4x5xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+2 {{conv: 5 input channels and weights 'tensor<3x2x3x3xf32>' do not fit groups = 1}}
+  // expected-error @+1 {{'tt.conv' op failed to infer returned types}}
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 1 {channels_last} : (tensor<1x4x4x5xf32>, tensor<3x2x3x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @channels_last_rank(%x: tensor<1x4x4xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+2 {{conv: the input 'tensor<1x4x4xf32>' must have rank 4 ([N, spatial..., C] and [F, C / groups, kernel...]) for 2 spatial axes}}
+  // expected-error @+1 {{'tt.conv' op failed to infer returned types}}
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 1 {channels_last} : (tensor<1x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<*xf32>
+  return
+}

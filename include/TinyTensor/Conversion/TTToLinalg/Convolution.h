@@ -6,8 +6,10 @@
 //
 // reading the padded input as [N, G, C, S1..Sd] at (n, g, c, o * s + k * dl),
 // the weights as [G, F, C, K1..Kd] and accumulating into [N, G, F, O1..Od]
-// (G groups of C input and F output channels each). Back ends recognise
-// this form with matchConvolution and choose how to compute it.
+// (G groups of C input and F output channels each). Channels last, the
+// input is [N, S1..Sd, G, C] and the result [N, O1..Od, G, F] (the same
+// loops and weights). Back ends recognise this form with matchConvolution
+// and choose how to compute it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +27,14 @@ namespace tt {
 struct ConvolutionGeometry {
   SmallVector<int64_t> strides;
   SmallVector<int64_t> dilations;
+  /// Input [N, S..., G, C] and result [N, O..., G, F].
+  bool channelsLast = false;
   int64_t spatialRank() const { return strides.size(); }
 };
 
 /// The generic above: `input` [N, G, C, S...] (already padded), `weight`
-/// [G, F, C, K...], `init` [N, G, F, O...] (the sums start from it).
+/// [G, F, C, K...], `init` [N, G, F, O...] (the sums start from it), or
+/// their channels-last forms.
 linalg::GenericOp buildConvolution(OpBuilder &b, Location loc, Value input,
                                    Value weight, Value init,
                                    const ConvolutionGeometry &geometry);

@@ -113,6 +113,43 @@ def TTSinkRowSelections : Pass<"tt-sink-row-selections"> {
   }];
 }
 
+def TTChannelsLast : Pass<"tt-channels-last"> {
+  let summary = "Compute convolutions channels last and keep the values "
+                "between them channels last";
+  let description = [{
+    PyTorch's convolutions take and give channels first (`[N, C, H, W]`);
+    the CPU computes them best channels last (`[N, H, W, C]`): a 1 x 1
+    convolution is then one product `[N * H * W, C] @ [F, C].T` whose
+    result is already the output, a dense one a product over patch rows
+    that copy runs of channels, a depthwise one vectors of channels, and
+    none needs a transpose of its own.
+
+    Each `tt.conv` of one group, or depthwise (one input and one output
+    channel per group), becomes `tt.transpose` to channels last, `tt.conv
+    {channels_last}` and `tt.transpose` back. The transposes then move
+    down through the ops between convolutions until they meet the next
+    convolution's transpose and cancel:
+
+    - elementwise ops whose other operands are transposes by the same
+      permutation, splat constants, per-channel vectors (`[1, C, 1, 1]`
+      becomes `[1, 1, 1, C]`, a reshape) or small;
+    - reductions (`sum`, `mean`, `reduce_max`, `reduce_min`, `prod`): the
+      axes are renamed (global average pooling);
+    - reshapes that merge dimensions consecutive in both orders, or only
+      split them; concatenations with splat constants (a pooling's
+      padding); `tt.windows` over axes consecutive in both orders (max
+      pooling).
+
+    A transpose that moves only dimensions of size 1 becomes a reshape.
+    What remains is one transpose at each place where a channels-last
+    value meets an op that needs the other order (usually the function's
+    input and the classifier's flatten, which is a reshape by then).
+
+    Example: `tiny-opt --tt-channels-last`; `tt-optimize{channels-last=false}`
+    turns it off.
+  }];
+}
+
 def TTGeneralizeShapes : Pass<"tt-generalize-shapes", "ModuleOp"> {
   let summary = "Make chosen argument dimensions dynamic and infer the "
                 "types that follow";

@@ -973,6 +973,10 @@ def TT_ConvOp : TT_Op<"conv"> {
     transposed convolution is a convolution of the input spread by its
     stride, with the weights flipped (the front end composes it).
 
+    With `channels_last`, the input is `[N, S1..Sd, C]` and the result
+    `[N, O1..Od, F]` (NHWC for 2-D); the weights keep PyTorch's `[F, C /
+    groups, K1..Kd]`. `--tt-channels-last` makes convolutions this form.
+
     ```mlir
     %0 = tt.conv %x, %w strides = [2, 2] dilations = [1, 1]
         pad_low = [1, 1] pad_high = [1, 1] groups = 1
@@ -980,10 +984,9 @@ def TT_ConvOp : TT_Op<"conv"> {
     ```
   }];
   let arguments = (ins TT_NumericTensor:$input, TT_NumericTensor:$weight,
-                       DenseI64ArrayAttr:$strides,
-                       DenseI64ArrayAttr:$dilations,
-                       DenseI64ArrayAttr:$pad_low,
-                       DenseI64ArrayAttr:$pad_high, I64Attr:$groups);
+      DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+      DenseI64ArrayAttr:$pad_low, DenseI64ArrayAttr:$pad_high, I64Attr:$groups,
+      UnitAttr:$channels_last);
   let results = (outs TT_NumericTensor:$result);
   let assemblyFormat = [{
     $input `,` $weight `strides` `=` $strides `dilations` `=` $dilations

@@ -91,7 +91,8 @@ FailureOr<Type> inferConvType(std::optional<Location> loc, Type input,
                               Type weight, ArrayRef<int64_t> strides,
                               ArrayRef<int64_t> dilations,
                               ArrayRef<int64_t> padLow,
-                              ArrayRef<int64_t> padHigh, int64_t groups);
+                              ArrayRef<int64_t> padHigh, int64_t groups,
+                              bool channelsLast = false);
 
 /// tt.iota: `[like.dim(dim)]` of i32 (dynamic where that size is).
 FailureOr<Type> inferIotaType(std::optional<Location> loc, Type like,

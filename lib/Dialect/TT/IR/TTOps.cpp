@@ -197,11 +197,11 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &results) {
   return pushInferred(
-      inferConvType(loc, adaptor.getInput().getType(),
-                    adaptor.getWeight().getType(), adaptor.getStrides(),
-                    adaptor.getDilations(), adaptor.getPadLow(),
-                    adaptor.getPadHigh(),
-                    static_cast<int64_t>(adaptor.getGroups())),
+      inferConvType(
+          loc, adaptor.getInput().getType(), adaptor.getWeight().getType(),
+          adaptor.getStrides(), adaptor.getDilations(), adaptor.getPadLow(),
+          adaptor.getPadHigh(), static_cast<int64_t>(adaptor.getGroups()),
+          adaptor.getChannelsLast()),
       results);
 }
 

@@ -503,13 +503,12 @@ FailureOr<Type> mlir::tt::inferWindowsType(std::optional<Location> loc,
   return Type(RankedTensorType::get(shape, type.getElementType()));
 }
 
-FailureOr<Type> mlir::tt::inferConvType(std::optional<Location> loc,
-                                        Type input, Type weight,
-                                        ArrayRef<int64_t> strides,
+FailureOr<Type> mlir::tt::inferConvType(std::optional<Location> loc, Type input,
+                                        Type weight, ArrayRef<int64_t> strides,
                                         ArrayRef<int64_t> dilations,
                                         ArrayRef<int64_t> padLow,
                                         ArrayRef<int64_t> padHigh,
-                                        int64_t groups) {
+                                        int64_t groups, bool channelsLast) {
   auto in = cast<TensorType>(input);
   auto w = cast<TensorType>(weight);
   if (in.getElementType() != w.getElementType())
@@ -542,8 +541,9 @@ FailureOr<Type> mlir::tt::inferConvType(std::optional<Location> loc,
     if (type.hasRank() && type.getRank() != static_cast<int64_t>(d) + 2)
       return OptionalError(loc)
              << "conv: the " << what << " " << Type(type) << " must have rank "
-             << d + 2 << " ([N, C, spatial...] and [F, C / groups, "
-             << "kernel...]) for " << d << " spatial axes";
+             << d + 2
+             << (channelsLast ? " ([N, spatial..., C]" : " ([N, C, spatial...]")
+             << " and [F, C / groups, kernel...]) for " << d << " spatial axes";
   if (!in.hasRank() || !w.hasRank())
     return Type(UnrankedTensorType::get(in.getElementType()));
   if (!w.hasStaticShape())
@@ -555,15 +555,20 @@ FailureOr<Type> mlir::tt::inferConvType(std::optional<Location> loc,
              << "conv: the input " << input
              << " has a dynamic channel or spatial size (only the batch "
                 "size may be dynamic)";
-  int64_t channels = in.getDimSize(1), filters = w.getDimSize(0);
+  // Where the channels and the spatial axes are.
+  int64_t channelAxis = channelsLast ? d + 1 : 1;
+  int64_t firstSpatial = channelsLast ? 1 : 2;
+  int64_t channels = in.getDimSize(channelAxis), filters = w.getDimSize(0);
   if (channels != w.getDimSize(1) * groups || filters % groups)
     return OptionalError(loc)
            << "conv: " << channels << " input channels and weights "
            << weight << " do not fit groups = " << groups
            << " (C must be groups * weight.dim(1) and groups must divide F)";
-  Shape shape = {in.getDimSize(0), filters};
+  Shape shape = {in.getDimSize(0)};
+  if (!channelsLast)
+    shape.push_back(filters);
   for (size_t i = 0; i < d; ++i) {
-    int64_t size = in.getDimSize(2 + i) + padLow[i] + padHigh[i];
+    int64_t size = in.getDimSize(firstSpatial + i) + padLow[i] + padHigh[i];
     int64_t span = dilations[i] * (w.getDimSize(2 + i) - 1) + 1;
     if (size < span)
       return OptionalError(loc)
@@ -571,6 +576,8 @@ FailureOr<Type> mlir::tt::inferConvType(std::optional<Location> loc,
              << "axis " << i << " but the padded input has " << size;
     shape.push_back((size - span) / strides[i] + 1);
   }
+  if (channelsLast)
+    shape.push_back(filters);
   return Type(RankedTensorType::get(shape, in.getElementType()));
 }
 
