@@ -67,6 +67,7 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     tt::TTFuseElementwiseOptions fuse;
     fuse.collapseEpilogues = options.collapseEpilogues;
+    fuse.broadcastProducers = options.fuseBroadcastProducers;
     pm.addPass(tt::createTTFuseElementwise(fuse));
     // Transposes first: a cast may feed the contraction through one.
     pm.addNestedPass<func::FuncOp>(tt::createTTFoldTransposes());
@@ -279,6 +280,7 @@ void tt::buildTTLowerToNVVMPipeline(OpPassManager &pm,
     OptimizeOptions optimize;
     optimize.fusion = options.fusion;
     optimize.convMatmul = false;
+    optimize.fuseBroadcastProducers = true;
     buildTTOptimizePipeline(pm, optimize);
   }
   pm.addPass(tt::createTTBooleanABI());

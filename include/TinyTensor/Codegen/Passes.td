@@ -69,6 +69,16 @@ def TTFuseElementwise : Pass<"tt-fuse-elementwise"> {
     `expand_shape` user only when that is its single use (two users
     expanding it differently would pass it back and forth).
 
+    A producer is not fused into a matmul (unless it only moves elements:
+    a copy, transpose or broadcast): the matmul would compute it once per
+    column of its result, and the kernels would no longer see a matmul (a
+    batch norm before a 1 x 1 convolution stays the previous product's
+    epilogue instead). Without `broadcast-producers` (the default), neither
+    is a producer that its user broadcasts (reads along fewer loops than
+    the user has): a batch norm's `sqrt(var + eps)` is computed once per
+    channel, not once per pixel. The GPU pipeline, where recomputing is
+    cheaper than another kernel, turns it on.
+
     With `collapse-epilogues` (the default), a second phase follows,
     without the expansion patterns: an elementwise op that reads a
     matmul's result or its epilogue through an `expand_shape` (a bias and
@@ -77,12 +87,15 @@ def TTFuseElementwise : Pass<"tt-fuse-elementwise"> {
     fused with the rest of the epilogue, so that the back end computes it
     in the matmul's blocks instead of in a pass of its own.
   }];
-  let options = [
-    Option<"collapseEpilogues", "collapse-epilogues", "bool",
-           /*default=*/"true",
-           "Collapse elementwise consumers of a reshaped contraction result "
-           "to the contraction's shape">
-  ];
+  let options =
+      [Option<"collapseEpilogues", "collapse-epilogues", "bool",
+              /*default=*/"true",
+              "Collapse elementwise consumers of a reshaped contraction result "
+              "to the contraction's shape">,
+       Option<"broadcastProducers", "broadcast-producers", "bool",
+              /*default=*/"false",
+              "Fuse a producer into a user that broadcasts it (computing it "
+              "again for every element of the user)">];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::affine::AffineDialect"];

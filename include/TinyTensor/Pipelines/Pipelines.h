@@ -31,6 +31,12 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
                      "contraction result to the contraction's shape, so "
                      "that they run in its blocks (when fusion=true)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseBroadcastProducers{
+      *this, "fuse-broadcast-producers",
+      llvm::cl::desc("With fusion: fuse a producer into a user that "
+                     "broadcasts it (--tt-fuse-elementwise's "
+                     "broadcast-producers; tt-lower-to-nvvm turns it on)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> outline{
       *this, "outline-repeated",
       llvm::cl::desc("Compile repeated source calls once, as one function "

@@ -1,12 +1,14 @@
 //===- ReciprocalDivisors.cpp - Divide by a row's reciprocal -------------===//
 //
-// `x / s` where s is the same along the innermost loop (softmax's row sums,
-// layer_norm's standard deviations, computed in the op's body from such
-// inputs) becomes `x * r` with `r = 1 / s` computed once per element of s
-// by an op of its own, which tile-and-fuse then fuses into the row tiles: a
-// vector division costs about ten times a multiplication (softmax 1024 x
-// 1024 f32: 0.287 -> 0.266 ms; layer_norm 4096 x 768 f32, whose divisor
-// sqrt(var + eps) the body computed: see docs/performance.md).
+// `x / s` where s is the same along some loop (softmax's row sums,
+// layer_norm's standard deviations along the innermost one, computed in
+// the op's body from such inputs; a channels-last batch norm's per-channel
+// `sqrt(var + eps)` along the pixels) becomes `x * r` with `r = 1 / s`
+// computed once per element of s by an op of its own, which tile-and-fuse
+// then fuses into the row tiles: a vector division costs about ten times a
+// multiplication (softmax 1024 x 1024 f32: 0.287 -> 0.266 ms; layer_norm
+// 4096 x 768 f32, whose divisor sqrt(var + eps) the body computed: see
+// docs/performance.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,13 +34,13 @@ using namespace mlir;
 
 namespace {
 
-/// The divisor of a division in a generic op, when it is the same along the
-/// innermost loop: the ops of the body that compute it (`chain`, in body
-/// order; pure arithmetic on the leaves, e.g. layer_norm's
-/// `sqrt(var * (1 / n) + eps)`), and the inputs they read (`leaves`: each a
-/// projected permutation that does not use the innermost loop, all with the
-/// same indexing map, at least one). Values from outside the body
-/// (constants) may be read as well.
+/// The divisor of a division in a generic op, when it is the same along
+/// some loop of more than one iteration: the ops of the body that compute
+/// it (`chain`, in body order; pure arithmetic on the leaves, e.g.
+/// layer_norm's `sqrt(var * (1 / n) + eps)`), and the inputs they read
+/// (`leaves`: each a projected permutation, all with the same indexing map,
+/// which leaves out such a loop; at least one). Values from outside the
+/// body (constants) may be read as well.
 struct Divisor {
   arith::DivFOp div;
   SmallVector<Operation *> chain;
@@ -56,7 +58,6 @@ std::optional<Divisor> invariantDivisor(linalg::GenericOp op,
                                         arith::DivFOp div) {
   Divisor result{div, {}, {}};
   Block *body = op.getBody();
-  unsigned innermost = op.getNumLoops() - 1;
   llvm::SmallPtrSet<Operation *, 8> seen;
   llvm::SetVector<OpOperand *> leaves;
   SmallVector<Value> worklist{div.getRhs()};
@@ -69,7 +70,7 @@ std::optional<Divisor> invariantDivisor(linalg::GenericOp op,
       if (!op.isDpsInput(operand))
         return std::nullopt;
       AffineMap map = op.getMatchingIndexingMap(operand);
-      if (!map.isProjectedPermutation() || map.isFunctionOfDim(innermost))
+      if (!map.isProjectedPermutation())
         return std::nullopt;
       leaves.insert(operand);
       continue;
@@ -88,6 +89,13 @@ std::optional<Divisor> invariantDivisor(linalg::GenericOp op,
   for (OpOperand *leaf : leaves)
     if (op.getMatchingIndexingMap(leaf) != map)
       return std::nullopt;
+  // Computed once, r is used again along a loop the leaves do not read.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  bool reused = false;
+  for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d)
+    reused |= ranges[d] != 1 && !map.isFunctionOfDim(d);
+  if (!reused)
+    return std::nullopt;
   result.leaves = leaves.takeVector();
   llvm::sort(result.leaves, [](OpOperand *a, OpOperand *b) {
     return a->getOperandNumber() < b->getOperandNumber();
@@ -105,10 +113,6 @@ struct DivideByReciprocal : OpRewritePattern<linalg::GenericOp> {
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
         op.getNumParallelLoops() != op.getNumLoops())
-      return failure();
-    // Nothing to gain when the innermost loop has a single iteration.
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    if (ranges.back() == 1)
       return failure();
     std::optional<Divisor> divisor;
     for (Operation &inner : op.getBody()->without_terminator())

@@ -47,6 +47,21 @@ bool isEpilogue(Operation *op, int depth = 4) {
   });
 }
 
+/// A linalg op that only moves elements (a copy, transpose or broadcast:
+/// its body yields an input element as it is).
+bool onlyMoves(Operation *op) {
+  auto linalgOp = dyn_cast_if_present<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp->getNumRegions() != 1 ||
+      linalgOp.getNumDpsInits() != 1)
+    return false;
+  Block &body = linalgOp->getRegion(0).front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!yield || body.getOperations().size() != 1 || yield.getNumOperands() != 1)
+    return false;
+  auto arg = dyn_cast<BlockArgument>(yield.getOperand(0));
+  return arg && arg.getArgNumber() < linalgOp.getNumDpsInputs();
+}
+
 /// The canonicalisations both phases of the pass run.
 void addCleanups(RewritePatternSet &patterns, MLIRContext *context) {
   affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
@@ -63,10 +78,27 @@ struct FuseElementwisePass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    // As upstream's pass: fuse a producer only into its single user.
-    linalg::ControlFusionFn fuse = [](OpOperand *operand) {
+    // As upstream's pass: fuse a producer only into its single user. Not
+    // into a matmul, unless it only moves elements: the matmul would
+    // compute the producer once per column of its result (a batch norm
+    // before a 1 x 1 convolution, 72 times over), and the kernels would no
+    // longer see a matmul (the batch norm stays an epilogue of the
+    // previous product instead).
+    // Nor, without broadcast-producers, a producer that its user
+    // broadcasts (reads along fewer loops than it has): it would be
+    // computed again at every step of the other loops (a batch norm's
+    // `sqrt(var + eps)` once per pixel instead of once per channel).
+    bool broadcasts = broadcastProducers;
+    linalg::ControlFusionFn fuse = [broadcasts](OpOperand *operand) {
       Operation *producer = operand->get().getDefiningOp();
-      return producer && producer->hasOneUse();
+      if (!producer || !producer->hasOneUse())
+        return false;
+      auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+      if (!consumer || onlyMoves(producer))
+        return true;
+      return !tt::getMatmulDims(consumer) &&
+             (broadcasts ||
+              consumer.getMatchingIndexingMap(operand).isPermutation());
     };
     {
       RewritePatternSet patterns(context);

@@ -111,7 +111,8 @@ func.func @matmul_odd(%a: tensor<37x53xf32>, %b: tensor<53x29xf32>) -> tensor<37
 // Row reductions feeding elementwise consumers (softmax): one scf.forall
 // over blocks of 32 rows holds all four ops, each a row at a time: the max
 // (computed once, although both the exponentials and the sum depend on it),
-// exp(x - max), the sum (accumulated in f64) and the division.
+// exp(x - max), the sum (accumulated in f64, rounded to f32 once per row)
+// and the division.
 // CHECK-LABEL: func.func @softmax
 // CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (32)
 // CHECK:           linalg.reduce ins({{.*}} : tensor<1x1024xf32>) outs({{.*}} : tensor<1xf32>)
@@ -119,7 +120,9 @@ func.func @matmul_odd(%a: tensor<37x53xf32>, %b: tensor<53x29xf32>) -> tensor<37
 // CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x64xf32>)
 // CHECK:             math.exp
 // CHECK:           linalg.reduce ins({{.*}} : tensor<1x1024xf32>) outs({{.*}} : tensor<1xf64>)
-// CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x32xf32>)
+// CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1xf32>)
+// CHECK:             arith.truncf
+// CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x64xf32>)
 // CHECK:             arith.divf
 // CHECK:           scf.forall.in_parallel
 // CHECK-NOT:     arith.maximumf
@@ -142,18 +145,24 @@ func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 // a row at a time with all four ops fused in (fuse-rows), so a row is read
 // from memory once and stays in L1; the squared deviations, used only by
 // the variance, are merged into its body rather than written to a buffer.
+// The mean and the reciprocal standard deviation are finished once per
+// row, not in the normalisation's body.
 // CHECK-LABEL: func.func @layer_norm
 // CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (64)
 // CHECK:           scf.for {{.*}} = %c0 to %c64 step %c1 {{.*}} -> (tensor<64x768xf32>)
-// CHECK:             %[[MEAN:.+]] = linalg.reduce ins({{.*}} : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
-// CHECK:             %[[VAR:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins({{.*}}, %[[MEAN]] : tensor<1x768xf32>, tensor<1xf64>)
+// CHECK:             %[[SUM:.+]] = linalg.reduce ins({{.*}} : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
+// CHECK:             %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<1xf64>)
+// CHECK:               arith.truncf
+// CHECK:             %[[VAR:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins({{.*}}, %[[MEAN]] : tensor<1x768xf32>, tensor<1xf32>)
 // CHECK:               arith.subf
 // CHECK:               arith.mulf
 // CHECK:               arith.extf
 // CHECK:               arith.addf
-// CHECK:             scf.for {{.*}} = %c0 to %c768 step %c32
-// CHECK:               linalg.generic {{.*}} ins({{.*}}, %[[MEAN]], %[[VAR]] : tensor<1x32xf32>, tensor<1xf64>, tensor<1xf64>)
-// CHECK:                 math.rsqrt
+// CHECK:             %[[RSTD:.+]] = linalg.generic {{.*}} ins(%[[VAR]] : tensor<1xf64>)
+// CHECK:               math.rsqrt
+// CHECK:             scf.for {{.*}} = %c0 to %c768 step %c64
+// CHECK:               linalg.generic {{.*}} ins({{.*}}, %[[MEAN]], %[[RSTD]] : tensor<1x64xf32>, tensor<1xf32>, tensor<1xf32>)
+// CHECK-NOT:             math.rsqrt
 // CHECK-NOT:     scf.forall (
 // CHECK:         return
 // Without fuse-rows each op walks the whole block in turn: the mean, then
@@ -166,8 +175,11 @@ func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 // NOROWS:               arith.mulf
 // NOROWS:             } -> tensor<1x768xf32>
 // NOROWS:             linalg.reduce ins(%[[SQ]] : tensor<1x768xf32>) outs({{.*}} : tensor<1xf64>)
-// NOROWS:           scf.for {{.*}} -> (tensor<64x768xf32>)
+// NOROWS:           scf.for {{.*}} -> (tensor<64xf32>)
 // NOROWS:             math.rsqrt
+// NOROWS:           scf.for {{.*}} -> (tensor<64x768xf32>)
+// NOROWS-NOT:         math.rsqrt
+// NOROWS:           scf.forall.in_parallel
 func.func @layer_norm(%x: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
   %m = tt.mean %x axes = [1] keepdims : tensor<1024x768xf32> -> tensor<1024x1xf32>
   %d = tt.sub %x, %m : (tensor<1024x768xf32>, tensor<1024x1xf32>) -> tensor<1024x768xf32>

@@ -1,6 +1,6 @@
-// RUN: tiny-opt %s --split-input-file --tt-optimize --tt-gpu-tile-and-distribute --canonicalize | FileCheck %s
-// RUN: tiny-opt %s --split-input-file --tt-optimize --tt-gpu-tile-and-distribute=block-reduction=false --canonicalize | FileCheck %s --check-prefix=NOBLOCK
-// RUN: tiny-opt %s --split-input-file --tt-optimize --tt-gpu-tile-and-distribute=fuse-rows=false --canonicalize | FileCheck %s --check-prefix=NOROWS
+// RUN: tiny-opt %s --split-input-file --tt-optimize="conv-matmul=false fuse-broadcast-producers=true" --tt-gpu-tile-and-distribute --canonicalize | FileCheck %s
+// RUN: tiny-opt %s --split-input-file --tt-optimize="conv-matmul=false fuse-broadcast-producers=true" --tt-gpu-tile-and-distribute=block-reduction=false --canonicalize | FileCheck %s --check-prefix=NOBLOCK
+// RUN: tiny-opt %s --split-input-file --tt-optimize="conv-matmul=false fuse-broadcast-producers=true" --tt-gpu-tile-and-distribute=fuse-rows=false --canonicalize | FileCheck %s --check-prefix=NOROWS
 
 // Elementwise: blocks of one row by 256 columns (y, x), one element per
 // thread, consecutive threads on consecutive columns.
