@@ -95,3 +95,32 @@ func.func @mixed(%x: tensor<1x80x9x9xf32>, %w: tensor<80x80x1x1xf32>, %y: tensor
   %1 = tt.add %0, %y : (tensor<1x80x9x9xf32>, tensor<1x80x9x9xf32>) -> tensor<1x80x9x9xf32>
   return %1 : tensor<1x80x9x9xf32>
 }
+
+// -----
+
+// A program's own transposes (attention's) are not moved.
+// CHECK-LABEL: func.func @own_transpose
+// CHECK: %[[T:.*]] = tt.transpose %arg0 [0, 2, 1, 3]
+// CHECK: tt.exp %[[T]]
+func.func @own_transpose(%x: tensor<2x4x8x16xf32>) -> tensor<2x8x4x16xf32> {
+  %0 = tt.transpose %x [0, 2, 1, 3] : tensor<2x4x8x16xf32> -> tensor<2x8x4x16xf32>
+  %1 = tt.exp %0 : tensor<2x8x4x16xf32>
+  return %1 : tensor<2x8x4x16xf32>
+}
+
+// -----
+
+// ViT's patch embedding: a 16 x 16 / 16 convolution, flattened and
+// permuted to tokens. The reshape of the transposed result merges
+// dimensions consecutive in both orders, so the transposes meet and cancel.
+// CHECK-LABEL: func.func @patches
+// CHECK: tt.conv {{.*}} {channels_last} : (tensor<2x32x32x3xf32>, tensor<8x3x16x16xf32>) -> tensor<2x2x2x8xf32>
+// CHECK: tt.reshape %{{.*}} [2, 4, 8] : tensor<2x2x2x8xf32> -> tensor<2x4x8xf32>
+// CHECK-NOT: tt.transpose
+// CHECK: return
+func.func @patches(%x: tensor<2x3x32x32xf32>, %w: tensor<8x3x16x16xf32>) -> tensor<2x4x8xf32> {
+  %0 = tt.conv %x, %w strides = [16, 16] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 1 : (tensor<2x3x32x32xf32>, tensor<8x3x16x16xf32>) -> tensor<2x8x2x2xf32>
+  %1 = tt.reshape %0 [2, 8, 4] : tensor<2x8x2x2xf32> -> tensor<2x8x4xf32>
+  %2 = tt.transpose %1 [0, 2, 1] : tensor<2x8x4xf32> -> tensor<2x4x8xf32>
+  return %2 : tensor<2x4x8xf32>
+}

@@ -29,6 +29,10 @@ using namespace mlir::tt;
 
 namespace {
 
+/// Marks the transposes this pass makes and moves: a program's own
+/// transposes (attention's) stay where they are.
+constexpr StringLiteral kMovingAttr = "tt.channels_last_move";
+
 RankedTensorType staticType(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   return type && type.hasStaticShape() ? type : nullptr;
@@ -92,6 +96,12 @@ FailureOr<Operation *> cloneOn(PatternRewriter &rewriter, Operation *op,
   return clone;
 }
 
+/// `op` marked as one of the pass's transposes.
+Value moving(PatternRewriter &rewriter, TransposeOp op) {
+  op->setAttr(kMovingAttr, rewriter.getUnitAttr());
+  return op;
+}
+
 /// transpose(value, perm), as a reshape where it moves only unit
 /// dimensions.
 Value transposeOrReshape(PatternRewriter &rewriter, Location loc, Value value,
@@ -101,7 +111,8 @@ Value transposeOrReshape(PatternRewriter &rewriter, Location loc, Value value,
   auto result = type.clone(shape);
   if (movesOnlyUnitDims(type.getShape(), perm))
     return ReshapeOp::create(rewriter, loc, result, value, shape);
-  return TransposeOp::create(rewriter, loc, result, value, perm);
+  return moving(rewriter,
+                TransposeOp::create(rewriter, loc, result, value, perm));
 }
 
 /// tt.conv -> transpose, tt.conv {channels_last}, transpose back, for one
@@ -143,10 +154,12 @@ struct ConvToChannelsLast : public OpRewritePattern<ConvOp> {
   }
 };
 
-/// The permutation of `value` if it is a tt.transpose of a static tensor.
+/// The permutation of `value` if it is one of the pass's transposes, of a
+/// static tensor.
 std::optional<ArrayRef<int64_t>> transposition(Value value) {
   auto transpose = value.getDefiningOp<TransposeOp>();
-  if (!transpose || !staticType(transpose.getInput()))
+  if (!transpose || !transpose->hasAttr(kMovingAttr) ||
+      !staticType(transpose.getInput()))
     return std::nullopt;
   return transpose.getPermutation();
 }
@@ -221,8 +234,10 @@ struct SinkThroughElementwise : public RewritePattern {
     FailureOr<Operation *> clone = cloneOn(rewriter, op, operands);
     if (failed(clone))
       return failure();
-    rewriter.replaceOp(op, TransposeOp::create(rewriter, loc, type,
-                                               (*clone)->getResult(0), *perm));
+    rewriter.replaceOp(
+        op,
+        moving(rewriter, TransposeOp::create(rewriter, loc, type,
+                                             (*clone)->getResult(0), *perm)));
     return success();
   }
 };
@@ -408,8 +423,9 @@ struct SinkThroughConcat : public OpRewritePattern<ConcatOp> {
     auto concat = ConcatOp::create(
         rewriter, loc, type.clone(permuted(type.getShape(), inv)), inputs,
         rewriter.getI64IntegerAttr((*perm)[axis]));
-    rewriter.replaceOp(op,
-                       TransposeOp::create(rewriter, loc, type, concat, *perm));
+    rewriter.replaceOp(
+        op, moving(rewriter,
+                   TransposeOp::create(rewriter, loc, type, concat, *perm)));
     return success();
   }
 };
@@ -469,6 +485,29 @@ struct UnitTransposeToReshape : public OpRewritePattern<TransposeOp> {
   }
 };
 
+/// transpose(transpose(x, p), q) -> transpose(x, p o q), marked when
+/// either was (the canonical pattern drops the mark).
+struct ComposeMoving : public OpRewritePattern<TransposeOp> {
+  ComposeMoving(MLIRContext *ctx)
+      : OpRewritePattern<TransposeOp>(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<TransposeOp>();
+    if (!inner || !staticType(inner.getInput()) ||
+        !(op->hasAttr(kMovingAttr) || inner->hasAttr(kMovingAttr)))
+      return failure();
+    SmallVector<int64_t> perm;
+    for (int64_t p : op.getPermutation())
+      perm.push_back(inner.getPermutation()[p]);
+    Value result =
+        transposeOrReshape(rewriter, op.getLoc(), inner.getInput(), perm);
+    if (result.getType() != op.getType())
+      return failure();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct TTChannelsLastPass
     : public tt::impl::TTChannelsLastBase<TTChannelsLastPass> {
   using TTChannelsLastBase::TTChannelsLastBase;
@@ -476,18 +515,19 @@ struct TTChannelsLastPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<ConvToChannelsLast, SinkThroughElementwise,
-                 SinkThroughReduction<SumOp>, SinkThroughReduction<MeanOp>,
-                 SinkThroughReduction<ReduceMaxOp>,
-                 SinkThroughReduction<ReduceMinOp>,
-                 SinkThroughReduction<ProdOp>, SinkThroughReshape,
-                 SinkThroughConcat, SinkThroughWindows, UnitTransposeToReshape>(
-        ctx);
+    patterns.add<
+        ConvToChannelsLast, SinkThroughElementwise, SinkThroughReduction<SumOp>,
+        SinkThroughReduction<MeanOp>, SinkThroughReduction<ReduceMaxOp>,
+        SinkThroughReduction<ReduceMinOp>, SinkThroughReduction<ProdOp>,
+        SinkThroughReshape, SinkThroughConcat, SinkThroughWindows,
+        UnitTransposeToReshape, ComposeMoving>(ctx);
     TransposeOp::getCanonicalizationPatterns(patterns, ctx);
     ReshapeOp::getCanonicalizationPatterns(patterns, ctx);
     // Transposes only move down, towards the results: the rewriting ends.
-    (void)tt::applyPatterns(*this, getOperation(), std::move(patterns),
-                            tt::Convergence::Required);
+    if (failed(tt::applyPatterns(*this, getOperation(), std::move(patterns),
+                                 tt::Convergence::Required)))
+      return;
+    getOperation()->walk([](TransposeOp op) { op->removeAttr(kMovingAttr); });
   }
 };
 
