@@ -37,8 +37,16 @@ def numpy_dtype(dtype: torch.dtype):
     return np.dtype(_TORCH_TO_NUMPY[dtype])
 
 
+#: Dtypes whose tensors NumPy views as they are.
+_PLAIN_DTYPES = frozenset({torch.float32, torch.float64, torch.int64,
+                           torch.int32, torch.bool, torch.float16,
+                           torch.int8, torch.uint8, torch.int16})
+
+
 def tensor_to_numpy(t: torch.Tensor, what: str = "tensor") -> np.ndarray:
     """A NumPy view of a CPU tensor (bfloat16 as ml_dtypes' bfloat16)."""
+    if t.dtype in _PLAIN_DTYPES and t.device.type == "cpu":
+        return (t.detach() if t.requires_grad else t).numpy()
     t = t.detach().cpu()
     if t.dtype == torch.bfloat16 and BFLOAT16 is not None:
         return t.view(torch.uint16).numpy().view(BFLOAT16)

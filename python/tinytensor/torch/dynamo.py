@@ -50,6 +50,7 @@ off), and TT_CACHE_DIR (the compile cache).
 
 from __future__ import annotations
 
+import functools
 import logging
 import operator
 import threading
@@ -365,10 +366,11 @@ class CompiledPartition(torch.nn.Module):
                 self._programs[key] = compiled
         return compiled(*args)
 
-    @property
+    @functools.cached_property
     def _symbolic(self) -> bool:
         """Whether the graph has dynamic sizes (Dynamo's automatic dynamic
-        shapes, `mark_dynamic`, `dynamic=True`)."""
+        shapes, `mark_dynamic`, `dynamic=True`); the graph does not change
+        after the first call, which asks."""
         for node in self.gm.graph.nodes:
             if node.op != "placeholder":
                 continue

@@ -191,11 +191,14 @@ class TorchCompiled:
         results = [_to_torch(o) for o in
                    (out if isinstance(out, (tuple, list)) else [out])]
         mutations = self.program.mutations
-        with torch.no_grad():  # in-place updates the model makes
-            for (kind, target), value in zip(mutations, results):
-                dest = inputs[target] if kind == "input" else \
-                    self.model.get_buffer(target)
-                dest.copy_(value)
+        if mutations:
+            # The in-place updates the model makes, in one call (an
+            # optimizer step updates hundreds of tensors).
+            dests = [inputs[target] if kind == "input" else
+                     self.model.get_buffer(target)
+                     for kind, target in mutations]
+            with torch.no_grad():
+                torch._foreach_copy_(dests, results[:len(mutations)])
         return self.program.restructure(results[len(mutations):])
 
 
