@@ -156,8 +156,12 @@ static void buildCodegenOnTensors(OpPassManager &pm,
 /// results as caller-allocated arguments if `outParams`, deallocation.
 static void buildBufferization(OpPassManager &pm, bool outParams,
                                bool hoistBuffers) {
-  pm.addNestedPass<func::FuncOp>(tt::createTTCopyRepeatedResults());
   pm.addPass(tt::createTTUntieEmptyTensors());
+  // A value inserted into a larger tensor (a convolution's or pooling's
+  // padded input) is computed in its place there, not copied in. Before
+  // the copies of repeated results, which it would see as insertions too.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addNestedPass<func::FuncOp>(tt::createTTCopyRepeatedResults());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
