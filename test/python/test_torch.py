@@ -435,6 +435,19 @@ def test_replaced_parameters_are_recaptured():
     torch.testing.assert_close(run(x), eager(model, x), rtol=RTOL, atol=ATOL)
     model.linear.bias.data = torch.randn(2)  # new storage, same object
     torch.testing.assert_close(run(x), eager(model, x), rtol=RTOL, atol=ATOL)
+    # Same object and storage, other strides (the check's fast path must
+    # not take it for the tensor it saw).
+    square = nn.Linear(4, 4)
+    run = ttorch.jit(square)
+    torch.testing.assert_close(run(x), eager(square, x))
+    square.weight.data = square.weight.data.t()
+    torch.testing.assert_close(run(x), eager(square, x), rtol=RTOL, atol=ATOL)
+    # A replaced submodule.
+    model.linear = nn.Linear(4, 2)
+    run = ttorch.jit(model)
+    torch.testing.assert_close(run(x), eager(model, x))
+    model.linear = nn.Linear(4, 2)
+    torch.testing.assert_close(run(x), eager(model, x), rtol=RTOL, atol=ATOL)
 
 
 def test_model_converted_to_float64_is_recaptured():
