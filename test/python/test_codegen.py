@@ -35,6 +35,9 @@ MATMUL_SHAPES = [
     ((72, 1031), (1031, 300)),
     # Row blocks of 130 sharing each packed panel; 4097 columns.
     ((260, 96), (96, 4097)),
+    # 1.5 vectors of columns over many rows: a vector and a peeled half
+    # (on 512-bit vectors; 24 is three on 256-bit ones).
+    ((4099, 37), (37, 24)),
     # Batched, K = 600 in blocks of 300.
     ((2, 40, 600), (600, 520)),
     # K = 2083 (prime): reduction blocks of 512 or 1024 (with a 2 MiB L2),

@@ -120,6 +120,9 @@ constexpr int64_t kMatmulMinBlockK = 512;
 constexpr int64_t kMatmulPanelRowBytes = 1024;
 /// L2 bytes assumed when the target does not say (CPUTarget::l2Bytes = 0).
 constexpr int64_t kDefaultL2Bytes = 1024 * 1024;
+/// Products of at least this many rows split a 1.5-vector column tile
+/// into a vector and a peeled half vector (matmulConfig).
+constexpr int64_t kSplitTailRows = 4096;
 /// Reduction steps unrolled in the register tile.
 constexpr int64_t kMatmulUnrollK = 4;
 /// Blocks to aim for so that every thread of a many-core machine has work.
@@ -392,8 +395,15 @@ KernelConfig matmulConfig(ArrayRef<int64_t> ranges, const MatmulDims &dims,
   // 16 + 4 made a generated 4,362-op graph's one-shot-bufferize 3.4 times
   // slower (8.9 -> 30 s), from the extra peeled tiles of its many narrow
   // products.
+  // With many rows, a tail of half a vector is split off instead (n = 24:
+  // one vector and a peeled half-vector tile): a tile of 1.5 vectors ran
+  // [25088 x 144] @ [144 x 24] (an EfficientNet 1 x 1 convolution) at 27
+  // GFLOP/s, split at 168 (torch 230); below kSplitTailRows rows the
+  // peeled tiles cost more compile time than they save (the 4,362-op graph
+  // above: one-shot-bufferize 27 -> 85 s when every such product split).
+  bool splitTail = n - lanes == lanes / 2 && m >= kSplitTailRows;
   if (n < nr)
-    nr = n < 2 * lanes ? n
+    nr = n < 2 * lanes ? (splitTail ? lanes : n)
                        : static_cast<int64_t>(llvm::bit_floor(
                              static_cast<uint64_t>(n / lanes))) *
                              lanes;

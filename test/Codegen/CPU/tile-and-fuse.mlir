@@ -544,3 +544,17 @@ func.func @pack_tall(%x: tensor<512x768xf32>, %w: tensor<768x3072xf32>) -> tenso
   %0 = tt.matmul %x, %w : (tensor<512x768xf32>, tensor<768x3072xf32>) -> tensor<512x3072xf32>
   return %0 : tensor<512x3072xf32>
 }
+
+// -----
+
+// 24 columns (1.5 vectors) over at least 4096 rows: register tiles of one
+// vector and a peeled half-vector tile, not 24-lane tiles (8x slower).
+// CHECK-LABEL: func.func @matmul_one_and_a_half_vectors
+// CHECK-NOT:     tensor<4x24xf32>
+// CHECK:         linalg.matmul ins({{.*}} : tensor<6x4xf32>, tensor<4x16xf32>)
+// CHECK-NOT:     tensor<4x24xf32>
+// CHECK:         return
+func.func @matmul_one_and_a_half_vectors(%a: tensor<4099x144xf32>, %b: tensor<144x24xf32>) -> tensor<4099x24xf32> {
+  %r = tt.matmul %a, %b : (tensor<4099x144xf32>, tensor<144x24xf32>) -> tensor<4099x24xf32>
+  return %r : tensor<4099x24xf32>
+}
