@@ -134,8 +134,8 @@ enum class Patches {
 /// The patches of `input`: element (n, g, o, c, k) is
 /// input[n, g, c, o * stride + k * dilation], laid out as `layout` says.
 Value im2col(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> kernel,
-             ArrayRef<int64_t> outputSizes,
-             const ConvolutionGeometry &geometry, Patches layout) {
+             ArrayRef<int64_t> outputSizes, const ConvolutionGeometry &geometry,
+             Patches layout) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t d = geometry.spatialRank();
   int64_t loops = 3 + 2 * d;
@@ -189,18 +189,36 @@ SmallVector<AffineMap> productMaps(MLIRContext *ctx, ArrayRef<unsigned> a,
 }
 
 SmallVector<utils::IteratorType> productIterators() {
-  SmallVector<utils::IteratorType> iterators(4,
-                                             utils::IteratorType::parallel);
+  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
   return iterators;
+}
+
+/// `lhs` [M, K] @ `rhs` [N, K].T accumulated into `acc` [M, N]: loops (m,
+/// n, k), B transposed, the form the matmul kernels pack.
+Value productTransposedB(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                         Value acc) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
+             ValueRange{acc},
+             SmallVector<AffineMap>{AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+                                    AffineMap::get(3, 0, {d(1), d(2)}, ctx),
+                                    AffineMap::get(3, 0, {d(0), d(1)}, ctx)},
+             SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
+                                              utils::IteratorType::parallel,
+                                              utils::IteratorType::reduction},
+             buildMultiplyAccumulate)
+      .getResult(0);
 }
 
 /// [G, F, C * K] @ [N, G, C * K, O] -> [N, G, F, O], accumulated into
 /// `init` (the result's own layout): `columns` is the input itself
 /// ([N, G, C, O...], a 1 x 1 kernel with unit strides) or its patches
 /// ([N, G, C, K..., O...]).
-Value columnsProduct(OpBuilder &b, Location loc, Value columns,
-                     Value weight, Value init, int64_t d) {
+Value columnsProduct(OpBuilder &b, Location loc, Value columns, Value weight,
+                     Value init, int64_t d) {
   int64_t rank = cast<RankedTensorType>(columns.getType()).getRank();
   SmallVector<ReassociationIndices> groups = {{0}, {1}};
   ReassociationIndices depth, positions;
@@ -211,16 +229,15 @@ Value columnsProduct(OpBuilder &b, Location loc, Value columns,
   groups.push_back(depth);
   groups.push_back(positions);
   Value rhs = tensor::CollapseShapeOp::create(b, loc, columns, groups);
-  Value lhs = tensor::CollapseShapeOp::create(b, loc, weight,
-                                              mergeTrailing(2, 3 + d));
+  Value lhs =
+      tensor::CollapseShapeOp::create(b, loc, weight, mergeTrailing(2, 3 + d));
   SmallVector<ReassociationIndices> outGroups = mergeTrailing(3, 3 + d);
   Value acc = tensor::CollapseShapeOp::create(b, loc, init, outGroups);
   // Loops (n, g, f, o, c): A [G, F, C * K] is the same for every image.
   Value product =
       linalg::GenericOp::create(
           b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
-          ValueRange{acc},
-          productMaps(b.getContext(), {1, 2, 4}, {0, 1, 4, 3}),
+          ValueRange{acc}, productMaps(b.getContext(), {1, 2, 4}, {0, 1, 4, 3}),
           productIterators(), buildMultiplyAccumulate)
           .getResult(0);
   return tensor::ExpandShapeOp::create(b, loc, init.getType(), product,
@@ -236,9 +253,9 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
   auto outType = cast<RankedTensorType>(init.getType());
   Type et = outType.getElementType();
   int64_t d = geometry.spatialRank();
-  Value rows = im2col(b, loc, input, wType.getShape().drop_front(3),
-                      outType.getShape().drop_front(3), geometry,
-                      Patches::Rows);
+  Value rows =
+      im2col(b, loc, input, wType.getShape().drop_front(3),
+             outType.getShape().drop_front(3), geometry, Patches::Rows);
   // [G, N, O..., C, K...] -> [G, N * O, C * K]; [G, F, C, K...] -> [G, F,
   // C * K].
   ReassociationIndices positions = {1}, depth;
@@ -248,12 +265,11 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
     depth.push_back(2 + d + i);
   Value lhs = tensor::CollapseShapeOp::create(
       b, loc, rows, SmallVector<ReassociationIndices>{{0}, positions, depth});
-  Value rhs = tensor::CollapseShapeOp::create(b, loc, weight,
-                                              mergeTrailing(2, 3 + d));
+  Value rhs =
+      tensor::CollapseShapeOp::create(b, loc, weight, mergeTrailing(2, 3 + d));
   auto lhsType = cast<RankedTensorType>(lhs.getType());
-  SmallVector<int64_t> productShape = {lhsType.getDimSize(0),
-                                       lhsType.getDimSize(1),
-                                       outType.getDimSize(2)};
+  SmallVector<int64_t> productShape = {
+      lhsType.getDimSize(0), lhsType.getDimSize(1), outType.getDimSize(2)};
   SmallVector<Value> dynamic;
   if (lhsType.isDynamicDim(1))
     dynamic.push_back(tensor::DimOp::create(b, loc, lhs, 1));
@@ -274,8 +290,8 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
           .getResult(0);
   // [G, N * O, F] -> [G, N, O, F] -> [N, G, F, O...], plus the initial
   // value unless it is zero.
-  SmallVector<int64_t> split = {outType.getDimSize(1), outType.getDimSize(0),
-                                1, outType.getDimSize(2)};
+  SmallVector<int64_t> split = {outType.getDimSize(1), outType.getDimSize(0), 1,
+                                outType.getDimSize(2)};
   for (int64_t size : outType.getShape().drop_front(3))
     split[2] *= size;
   product = tensor::ExpandShapeOp::create(
@@ -302,10 +318,8 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
             Value v = args[0];
             if (add)
               v = isa<FloatType>(v.getType())
-                      ? arith::AddFOp::create(nb, nloc, v, args[1])
-                            .getResult()
-                      : arith::AddIOp::create(nb, nloc, v, args[1])
-                            .getResult();
+                      ? arith::AddFOp::create(nb, nloc, v, args[1]).getResult()
+                      : arith::AddIOp::create(nb, nloc, v, args[1]).getResult();
             linalg::YieldOp::create(nb, nloc, v);
           })
           .getResult(0);
@@ -437,18 +451,7 @@ Value blockedPatchProduct(OpBuilder &b, Location loc, Value input, Value weight,
       b, loc, patches, SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}});
   // Loops (m, f, k): [positions, F] = lhs @ rhs.T.
   Value acc = zeros(b, loc, {positions, filters}, et, {});
-  Value product =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
-          ValueRange{acc},
-          SmallVector<AffineMap>{AffineMap::get(3, 0, {d(0), d(2)}, ctx),
-                                 AffineMap::get(3, 0, {d(1), d(2)}, ctx),
-                                 AffineMap::get(3, 0, {d(0), d(1)}, ctx)},
-          SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
-                                           utils::IteratorType::parallel,
-                                           utils::IteratorType::reduction},
-          buildMultiplyAccumulate)
-          .getResult(0);
+  Value product = productTransposedB(b, loc, lhs, rhs, acc);
   // The block of the result, [F, rows * OW], from the loop's shared value
   // (init's values where they are added): written where the loop's result
   // is.
@@ -564,11 +567,11 @@ Value depthwiseSums(OpBuilder &b, Location loc, Value x, Value weight,
   Value w = tensor::CollapseShapeOp::create(
       b, loc, weight,
       SmallVector<ReassociationIndices>{{0}, [&] {
-                                           ReassociationIndices all;
-                                           for (int64_t i = 1; i < 3 + d; ++i)
-                                             all.push_back(i);
-                                           return all;
-                                         }()});
+                                          ReassociationIndices all;
+                                          for (int64_t i = 1; i < 3 + d; ++i)
+                                            all.push_back(i);
+                                          return all;
+                                        }()});
   int64_t kernelSize = 1;
   for (int64_t k : wType.getShape().drop_front(3))
     kernelSize *= k;
@@ -789,18 +792,7 @@ Value blockedChannelsLastProduct(OpBuilder &b, Location loc, Value x,
                         .getResult()
                   : zeros(b, loc, {positions, filters}, et, {});
   // Loops (m, f, k): [positions, F] = lhs @ weights.T.
-  Value product =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{blockType}, ValueRange{lhs, weights},
-          ValueRange{acc},
-          SmallVector<AffineMap>{AffineMap::get(3, 0, {d(0), d(2)}, ctx),
-                                 AffineMap::get(3, 0, {d(1), d(2)}, ctx),
-                                 AffineMap::get(3, 0, {d(0), d(1)}, ctx)},
-          SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
-                                           utils::IteratorType::parallel,
-                                           utils::IteratorType::reduction},
-          buildMultiplyAccumulate)
-          .getResult(0);
+  Value product = productTransposedB(b, loc, lhs, weights, acc);
   b.setInsertionPointToStart(loop.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, product, shared, outOffsets,
                                         outSizes, unit);
@@ -932,20 +924,8 @@ Value channelsLastProduct(OpBuilder &b, linalg::GenericOp conv,
   if (rowsType.isDynamicDim(0))
     accDynamic.push_back(tensor::DimOp::create(b, loc, rows, 0));
   Value acc = zeros(b, loc, {rowsType.getDimSize(0), filters}, et, accDynamic);
-  // Loops (m, f, k): [positions, F] = rows @ w.T.
-  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  Value product =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{acc.getType()}, ValueRange{rows, w},
-          ValueRange{acc},
-          SmallVector<AffineMap>{AffineMap::get(3, 0, {dim(0), dim(2)}, ctx),
-                                 AffineMap::get(3, 0, {dim(1), dim(2)}, ctx),
-                                 AffineMap::get(3, 0, {dim(0), dim(1)}, ctx)},
-          SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
-                                           utils::IteratorType::parallel,
-                                           utils::IteratorType::reduction},
-          buildMultiplyAccumulate)
-          .getResult(0);
+  // [positions, F] = rows @ w.T.
+  Value product = productTransposedB(b, loc, rows, w, acc);
   // [N * O, F] -> [N, O..., 1, F], plus the initial value unless it is
   // zero.
   ReassociationIndices last = {d + 1, d + 2};

@@ -76,11 +76,15 @@ bool isElementwise(Operation *op) {
              RoundOp, Log1pOp, Expm1Op, Exp2Op, Log2Op, CastOp>(op);
 }
 
-/// A copy of `op` on `operands` with its result types inferred again.
+/// A copy of `op` on `operands` (with `attributes` set) with its result
+/// types inferred again.
 FailureOr<Operation *> cloneOn(PatternRewriter &rewriter, Operation *op,
-                               ValueRange operands) {
+                               ValueRange operands,
+                               ArrayRef<NamedAttribute> attributes = {}) {
   Operation *clone = rewriter.clone(*op);
   clone->setOperands(operands);
+  for (NamedAttribute attribute : attributes)
+    clone->setAttr(attribute.getName(), attribute.getValue());
   SmallVector<Type> types;
   auto infer = cast<InferTypeOpInterface>(clone);
   if (failed(infer.inferReturnTypes(
@@ -282,21 +286,14 @@ struct SinkThroughReduction : public OpRewritePattern<Reduction> {
     Location loc = op.getLoc();
     Value source =
         op.getInput().template getDefiningOp<TransposeOp>().getInput();
-    Operation *clone = rewriter.clone(*op);
-    clone->setOperand(0, source);
-    clone->setAttr("axes", rewriter.getDenseI64ArrayAttr(axes));
-    SmallVector<Type> types;
-    auto infer = cast<InferTypeOpInterface>(clone);
-    if (failed(infer.inferReturnTypes(
-            op->getContext(), loc, clone->getOperands(),
-            clone->getRawDictionaryAttrs(), clone->getPropertiesStorage(),
-            clone->getRegions(), types))) {
-      rewriter.eraseOp(clone);
+    FailureOr<Operation *> clone = cloneOn(
+        rewriter, op, source,
+        rewriter.getNamedAttr("axes", rewriter.getDenseI64ArrayAttr(axes)));
+    if (failed(clone))
       return failure();
-    }
-    clone->getResult(0).setType(types[0]);
     rewriter.replaceOp(
-        op, transposeOrReshape(rewriter, loc, clone->getResult(0), resultPerm));
+        op,
+        transposeOrReshape(rewriter, loc, (*clone)->getResult(0), resultPerm));
     return success();
   }
 };
