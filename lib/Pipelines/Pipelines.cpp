@@ -155,12 +155,13 @@ static void buildCodegenOnTensors(OpPassManager &pm,
 /// One-shot bufferisation across function boundaries (identity layouts),
 /// results as caller-allocated arguments if `outParams`, deallocation.
 static void buildBufferization(OpPassManager &pm, bool outParams,
-                               bool hoistBuffers) {
+                               bool hoistBuffers, bool eliminateEmpty) {
   pm.addPass(tt::createTTUntieEmptyTensors());
-  // A value inserted into a larger tensor (a convolution's or pooling's
-  // padded input) is computed in its place there, not copied in. Before
+  // A value inserted into a larger tensor (a concatenation: max pooling's
+  // padding) is computed in its place there, not copied in. Before
   // the copies of repeated results, which it would see as insertions too.
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  if (eliminateEmpty)
+    pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addNestedPass<func::FuncOp>(tt::createTTCopyRepeatedResults());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -199,7 +200,8 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   if (options.outParams)
     pm.addPass(tt::createTTBooleanABI());
   buildCodegenOnTensors(pm, options);
-  buildBufferization(pm, options.outParams, options.hoistBuffers);
+  buildBufferization(pm, options.outParams, options.hoistBuffers,
+                     options.eliminateEmptyTensors);
 
   if (options.vectorize) {
     tt::TTCPULowerVectorsOptions lowerVectors;
@@ -300,7 +302,8 @@ void tt::buildTTLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   // Buffers: the caller passes device buffers for arguments and results.
-  buildBufferization(pm, /*outParams=*/true, /*hoistBuffers=*/false);
+  buildBufferization(pm, /*outParams=*/true, /*hoistBuffers=*/false,
+                     /*eliminateEmpty=*/true);
   pm.addPass(createCanonicalizerPass());
 
   // Kernels.

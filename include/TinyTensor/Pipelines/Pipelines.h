@@ -228,6 +228,14 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Outline each loop nest into its own function (keeps "
                      "LLVM compile time linear in program size)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> eliminateEmptyTensors{
+      *this, "eliminate-empty-tensors",
+      llvm::cl::desc("Compute a value inserted into a larger tensor (a "
+                     "concatenation, as max pooling's padding) in its place "
+                     "there "
+                     "(upstream --eliminate-empty-tensors before "
+                     "bufferisation)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> hoistBuffers{
       *this, "hoist-buffers",
       llvm::cl::desc("Allocate a buffer used within one iteration of a "
