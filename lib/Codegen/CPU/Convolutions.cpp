@@ -194,6 +194,17 @@ SmallVector<utils::IteratorType> productIterators() {
   return iterators;
 }
 
+/// The body of an elementwise generic that yields its one input, or the
+/// sum of its two (a product plus the convolution's initial value).
+void yieldInputs(OpBuilder &b, Location loc, ValueRange args) {
+  Value v = args[0];
+  if (args.size() > 2)
+    v = isa<FloatType>(v.getType())
+            ? arith::AddFOp::create(b, loc, v, args[1]).getResult()
+            : arith::AddIOp::create(b, loc, v, args[1]).getResult();
+  linalg::YieldOp::create(b, loc, v);
+}
+
 /// `lhs` [M, K] @ `rhs` [N, K].T accumulated into `acc` [M, N]: loops (m,
 /// n, k), B transposed, the form the matmul kernels pack.
 Value productTransposedB(OpBuilder &b, Location loc, Value lhs, Value rhs,
@@ -314,14 +325,7 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
       linalg::GenericOp::create(
           b, loc, TypeRange{out.getType()}, inputs, ValueRange{out}, maps,
           SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-          [add](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value v = args[0];
-            if (add)
-              v = isa<FloatType>(v.getType())
-                      ? arith::AddFOp::create(nb, nloc, v, args[1]).getResult()
-                      : arith::AddIOp::create(nb, nloc, v, args[1]).getResult();
-            linalg::YieldOp::create(nb, nloc, v);
-          })
+          yieldInputs)
           .getResult(0);
   return tensor::ExpandShapeOp::create(b, loc, outType, result, outGroups);
 }
@@ -474,14 +478,7 @@ Value blockedPatchProduct(OpBuilder &b, Location loc, Value input, Value weight,
       linalg::GenericOp::create(
           b, loc, TypeRange{blockType}, inputs, ValueRange{outBlock}, maps,
           SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-          [add](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value v = args[0];
-            if (add)
-              v = isa<FloatType>(v.getType())
-                      ? arith::AddFOp::create(nb, nloc, v, args[1]).getResult()
-                      : arith::AddIOp::create(nb, nloc, v, args[1]).getResult();
-            linalg::YieldOp::create(nb, nloc, v);
-          })
+          yieldInputs)
           .getResult(0);
   b.setInsertionPointToStart(loop.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, resultBlock, shared, outOffsets,
@@ -941,14 +938,7 @@ Value channelsLastProduct(OpBuilder &b, linalg::GenericOp conv,
              SmallVector<AffineMap>(3, b.getMultiDimIdentityMap(rank)),
              SmallVector<utils::IteratorType>(rank,
                                               utils::IteratorType::parallel),
-             [](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value v = isa<FloatType>(args[0].getType())
-                             ? arith::AddFOp::create(nb, nloc, args[0], args[1])
-                                   .getResult()
-                             : arith::AddIOp::create(nb, nloc, args[0], args[1])
-                                   .getResult();
-               linalg::YieldOp::create(nb, nloc, v);
-             })
+             yieldInputs)
       .getResult(0);
 }
 
