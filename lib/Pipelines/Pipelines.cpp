@@ -118,6 +118,8 @@ static void buildCodegenOnTensors(OpPassManager &pm,
       prepackOptions.l2KiB = options.l2KiB;
       pm.addPass(tt::createTTCPUPrepackConstants(prepackOptions));
     }
+    // One zero fill per contraction, which tiling computes in its tiles.
+    pm.addPass(tt::createTTUntieEmptyTensors());
     tt::TTCPUTileAndFuseOptions tiling;
     tiling.vectorBits = options.vectorBits;
     tiling.l2KiB = options.l2KiB;

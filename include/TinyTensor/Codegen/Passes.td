@@ -631,16 +631,27 @@ def TTCPUHoistBuffers : Pass<"tt-cpu-hoist-buffers", "func::FuncOp"> {
 }
 
 def TTUntieEmptyTensors : Pass<"tt-untie-empty-tensors"> {
-  let summary = "Give every use of a tensor.empty its own op";
+  let summary = "Give every use of a tensor.empty, and every op that writes "
+                "into a linalg.fill of one, its own op";
   let description = [{
     CSE merges identical `tensor.empty` ops, so one value ends up as the
     `outs` operand of many linalg ops. One-shot bufferization then sees all of
     their results in one alias set, which makes its analysis quadratic in the
     program size and can force copies. This pass clones a shared
-    `tensor.empty` next to each of its users; run it right before
+    `tensor.empty` next to each of its users.
+
+    CSE merges the zero fills of same-shaped contractions too (one per layer
+    of a transformer): each product after the first would then copy the
+    shared zeros into its own buffer, and tiling could not compute the fill
+    in the product's registers. Every op after the first that writes into
+    (has as its init) a `linalg.fill` of a `tensor.empty` gets its own fill,
+    cloned right before it.
+
+    The CPU pipeline runs it before tiling and again right before
     bufferization.
   }];
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def TTOutlineLoops : Pass<"tt-outline-loops", "ModuleOp"> {

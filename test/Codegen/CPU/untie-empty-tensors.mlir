@@ -98,3 +98,41 @@ func.func @unused() {
   %e = tensor.empty() : tensor<4xf32>
   return
 }
+
+// A zero fill that CSE shared between two products (one per layer): the
+// second product writes into a fill of its own, cloned (with its empty
+// tensor) right before it, so that tiling computes it in the tiles and no
+// product copies the other's zeros.
+// CHECK-LABEL: func.func @shared_fill
+// CHECK-SAME:    (%[[A:.*]]: tensor<8x4xf32>, %[[B:.*]]: tensor<4x16xf32>)
+// CHECK:         %[[E0:.*]] = tensor.empty() : tensor<8x16xf32>
+// CHECK-NEXT:    %[[F0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E0]] : tensor<8x16xf32>)
+// CHECK-NEXT:    %[[E1:.*]] = tensor.empty() : tensor<8x16xf32>
+// CHECK-NEXT:    %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E1]] : tensor<8x16xf32>)
+// CHECK-NEXT:    %[[M0:.*]] = linalg.matmul ins(%[[A]], %[[B]] : {{.*}}) outs(%[[F1]] : tensor<8x16xf32>)
+// CHECK-NEXT:    %[[M1:.*]] = linalg.matmul ins(%[[A]], %[[B]] : {{.*}}) outs(%[[F0]] : tensor<8x16xf32>)
+// CHECK-NEXT:    return %[[M0]], %[[M1]]
+func.func @shared_fill(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0, %1 : tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// A fill that is read (an operand of `ins`) is not cloned for its readers:
+// only ops writing into it get their own.
+// CHECK-LABEL: func.func @fill_read_and_written
+// CHECK-SAME:    (%[[A:.*]]: tensor<8x4xf32>, %[[B:.*]]: tensor<4x16xf32>)
+// CHECK-COUNT-1: linalg.fill
+// CHECK-NOT:     linalg.fill
+// CHECK:         return
+func.func @fill_read_and_written(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = linalg.add ins(%f, %0 : tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0, %1 : tensor<8x16xf32>, tensor<8x16xf32>
+}
