@@ -31,6 +31,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -164,6 +165,11 @@ runPipeline(MlirModule module, const std::string &pipeline) {
 /// size where the compiled shape is negative: a dynamic dimension) and
 /// element format it was compiled for and be C-contiguous; outputs must be
 /// writable. The compiled code runs without the GIL.
+///
+/// Inputs listed as `updated` are written by the compiled code (a result
+/// computed into them, `tt.updated_by`): they must be writable, and their
+/// memory must not overlap another input's (ValueError otherwise: the
+/// caller then passes copies).
 class Runner {
 public:
   struct Spec {
@@ -172,9 +178,17 @@ public:
     Py_ssize_t size; // bytes per element
   };
 
-  Runner(uintptr_t address, std::vector<Spec> inputs, std::vector<Spec> outputs)
+  Runner(uintptr_t address, std::vector<Spec> inputs, std::vector<Spec> outputs,
+         std::vector<size_t> updatedInputs = {})
       : fn(reinterpret_cast<void (*)(void **)>(address)),
-        inputs(std::move(inputs)), outputs(std::move(outputs)) {
+        inputs(std::move(inputs)), outputs(std::move(outputs)),
+        updated(this->inputs.size(), false) {
+    for (size_t i : updatedInputs) {
+      if (i >= this->inputs.size())
+        throw nb::value_error("Runner: an updated input is out of range");
+      updated[i] = true;
+      anyUpdated = true;
+    }
     size_t words = 0;
     for (const Spec *spec : allSpecs())
       words += 3 + 2 * spec->shape.size();
@@ -204,8 +218,8 @@ public:
       PyObject *array =
           isOutput ? PyTuple_GET_ITEM(out, i - nin) : PyTuple_GET_ITEM(in, i);
       const Spec &spec = isOutput ? outputs[i - nin] : inputs[i];
-      int flags =
-          PyBUF_STRIDES | PyBUF_FORMAT | (isOutput ? PyBUF_WRITABLE : 0);
+      int flags = PyBUF_STRIDES | PyBUF_FORMAT |
+                  (isOutput || updated[i] ? PyBUF_WRITABLE : 0);
       if (PyObject_GetBuffer(array, &views[i], flags) != 0) {
         PyErr_Clear();
         release();
@@ -233,6 +247,11 @@ public:
       cursor += 3 + 2 * rank;
       packed[i] = &descriptors[i];
     }
+    if (anyUpdated && updatesOverlap(views)) {
+      release();
+      throw nb::value_error("Runner: an updated input overlaps another "
+                            "input");
+    }
     {
       nb::gil_scoped_release unlocked;
       fn(packed.data());
@@ -241,6 +260,31 @@ public:
   }
 
 private:
+  /// Whether an updated input's bytes overlap another input's.
+  bool updatesOverlap(const std::vector<Py_buffer> &views) const {
+    struct Range {
+      uintptr_t begin, end;
+      bool updated;
+    };
+    std::vector<Range> ranges;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      auto begin = reinterpret_cast<uintptr_t>(views[i].buf);
+      if (views[i].len > 0)
+        ranges.push_back({begin, begin + views[i].len, updated[i]});
+    }
+    std::sort(ranges.begin(), ranges.end(),
+              [](const Range &a, const Range &b) { return a.begin < b.begin; });
+    uintptr_t end = 0, updatedEnd = 0;
+    for (const Range &r : ranges) {
+      if (r.begin < (r.updated ? end : updatedEnd))
+        return true;
+      end = std::max(end, r.end);
+      if (r.updated)
+        updatedEnd = std::max(updatedEnd, r.end);
+    }
+    return false;
+  }
+
   static bool matches(const Py_buffer &view, const Spec &spec) {
     if (view.ndim != static_cast<int>(spec.shape.size()) ||
         view.itemsize != spec.size)
@@ -272,6 +316,8 @@ private:
 
   void (*fn)(void **);
   std::vector<Spec> inputs, outputs;
+  std::vector<bool> updated;
+  bool anyUpdated = false;
   size_t descriptorWords = 0;
 };
 
@@ -380,12 +426,17 @@ NB_MODULE(_ttDialects, m) {
              const std::vector<std::tuple<std::vector<int64_t>, std::string,
                                           Py_ssize_t>> &inputs,
              const std::vector<std::tuple<std::vector<int64_t>, std::string,
-                                          Py_ssize_t>> &outputs) {
-            new (self) Runner(address, toSpecs(inputs), toSpecs(outputs));
+                                          Py_ssize_t>> &outputs,
+             const std::vector<size_t> &updated) {
+            new (self)
+                Runner(address, toSpecs(inputs), toSpecs(outputs), updated);
           },
           nb::arg("address"), nb::arg("inputs"), nb::arg("outputs"),
+          nb::arg("updated") = std::vector<size_t>(),
           "`address` of the packed function; inputs and outputs as "
-          "(shape, buffer format character, item size).")
+          "(shape, buffer format character, item size); `updated`: the "
+          "inputs the function writes (checked writable and apart from "
+          "the other inputs at each call, ValueError if they overlap).")
       .def("__call__", &Runner::call, nb::arg("inputs"), nb::arg("outputs"),
            "Runs the function on a tuple of input arrays, writing a tuple "
            "of output arrays.");

@@ -98,6 +98,10 @@ void tt::buildTTDistributePipeline(OpPassManager &pm) {
 /// Tiling, fusion and vectorisation on tensors.
 static void buildCodegenOnTensors(OpPassManager &pm,
                                   const tt::LowerToLLVMOptions &options) {
+  // Results that update an argument (tt.updated_by) are computed into it:
+  // before tiling, which sees the elementwise update as one.
+  pm.addPass(tt::createTTResultsInArguments());
+  pm.addPass(createCanonicalizerPass());
   if (options.reciprocalDivisors)
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUReciprocalDivisors());
   if (options.tile) {

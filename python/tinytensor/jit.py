@@ -292,8 +292,9 @@ class Compiled:
                 results = self._result_types
                 if self._local_types is not None:
                     inputs, results = self._local_types
-                self._executable = Executable(objects, self.name, inputs,
-                                              results, dynamic)
+                self._executable = Executable(
+                    objects, self.name, inputs, results, dynamic,
+                    self._updates if self._local_types is None else ())
                 if not self.cached:
                     self.timings["llvm"] = clock() - start
                 if getattr(owner, "freeze", False) and self._captured:
@@ -485,13 +486,27 @@ class Compiled:
         finally:
             trace.builder.diagnostics.detach()
         self._captured = list(trace.captured)
+        attrs = [{} for _ in block.arguments]
         if getattr(self._owner, "freeze", False) and self._captured:
             # The captured arrays' arguments are constant across calls.
-            constant = ir.DictAttr.get({"tt.constant": ir.UnitAttr.get()})
             first = len(block.arguments) - len(self._captured)
+            for i in range(first, len(attrs)):
+                attrs[i]["tt.constant"] = ir.UnitAttr.get()
+        #: (result, argument) pairs whose result is computed into the
+        #: argument's array (tt.updated_by): see JitFunction.updates.
+        self._updates = []
+        if self.dynamic is None and not self._embed_arrays and \
+                getattr(self._owner, "target", "cpu") == "cpu":
+            i64 = ir.IntegerType.get_signless(64)
+            for j, i in sorted(getattr(self._owner, "updates", {}).items()):
+                if j < len(values) and i < len(self.input_types) and \
+                        values[j].type == block.arguments[i].type and \
+                        "tt.updated_by" not in attrs[i]:
+                    attrs[i]["tt.updated_by"] = ir.IntegerAttr.get(i64, j)
+                    self._updates.append((j, i))
+        if any(attrs):
             fop.attributes["arg_attrs"] = ir.ArrayAttr.get(
-                [ir.DictAttr.get({}) if i < first else constant
-                 for i in range(len(block.arguments))])
+                [ir.DictAttr.get(a) for a in attrs])
         names = scopes.names_attribute()
         if names is not None:
             fop.attributes["tt.scope_names"] = names
@@ -656,6 +671,11 @@ class JitFunction:
         self.cache_size = cache_size
         #: Traced gather indices are bounds-checked at every call.
         self.check_indices = bool(check_indices)
+        #: {result leaf: argument leaf}: results that update an argument,
+        #: computed into its array where that is safe and returned as it
+        #: (an optimizer step's parameters; tinytensor.torch sets it).
+        #: The CPU target, static shapes; others return new arrays.
+        self.updates: Dict[int, int] = {}
         self._signature = inspect.signature(fn)
         params = list(self._signature.parameters.values())
         if isinstance(static_argnums, int):

@@ -212,7 +212,7 @@ class Executable:
 
     def __init__(self, objects: Sequence[bytes], name: str,
                  inputs: Sequence[TensorType], outputs: Sequence[TensorType],
-                 dynamic=None):
+                 dynamic=None, updates: Sequence[tuple] = ()):
         self.objects = list(objects)
         kind, gnu = openmp_runtime()
         #: "gnu" or "llvm": the OpenMP runtime of this code's parallel loops.
@@ -225,8 +225,12 @@ class Executable:
         self._name = name
         self.inputs = list(inputs)
         self.outputs = list(outputs)
+        #: (result, input) pairs: the result is computed into the input's
+        #: array (tt.updated_by), which the call returns as that result.
+        self.updates = tuple(updates)
         self._runner = tt.Runner(address, [_spec(t) for t in self.inputs],
-                                 [_spec(t) for t in self.outputs])
+                                 [_spec(t) for t in self.outputs],
+                                 [i for _, i in self.updates])
         self._output_types = [(t.shape, t.dtype) for t in self.outputs]
         #: Whether a dtype passes through the runtime as another (bfloat16
         #: as uint16, see types.STORAGE_DTYPES).
@@ -238,6 +242,8 @@ class Executable:
 
     def __call__(self, arrays: Sequence[np.ndarray]) -> List[np.ndarray]:
         arrays = tuple(arrays)
+        if self.updates:
+            return self._call_updating(arrays)
         if self.dynamic is None:
             results = [np.empty(shape, dtype) for shape, dtype in
                        self._output_types]
@@ -255,6 +261,36 @@ class Executable:
             self._runner(arrays, tuple(results))
         except TypeError:
             self._runner(tuple(self._convert(arrays)), tuple(results))
+        return results
+
+    def _call_updating(self, arrays):
+        """A call whose updating results are computed into their inputs'
+        arrays (static shapes): those arrays are the results (the caller's
+        own memory when they were passed as they are). Inputs to convert,
+        read-only ones or ones whose memory overlaps another input's are
+        passed as copies."""
+        updated = {j for j, _ in self.updates}
+        results = [None if j in updated else np.empty(shape, dtype)
+                   for j, (shape, dtype) in enumerate(self._output_types)]
+        for attempt in range(3):
+            if attempt == 1:
+                arrays = tuple(self._convert(arrays))
+            elif attempt == 2:
+                inputs = {i for _, i in self.updates}
+                arrays = tuple(a.copy() if i in inputs else a
+                               for i, a in enumerate(arrays))
+            for j, i in self.updates:
+                results[j] = arrays[i]
+            try:
+                if self._storage:
+                    self._runner(tuple(storage_view(a) for a in arrays),
+                                 tuple(storage_view(r) for r in results))
+                else:
+                    self._runner(arrays, tuple(results))
+                return results
+            except (TypeError, ValueError):
+                if attempt == 2:
+                    raise
         return results
 
     def prepare(self, constants: Sequence[np.ndarray]) -> bool:

@@ -669,3 +669,40 @@ def test_keyword_only_defaults_left_out():
     g = jit(f)
     np.testing.assert_allclose(g(x), x * 2.0)
     np.testing.assert_allclose(g(x, scale=3.0), x * 3.0, rtol=1e-6)
+
+
+def test_updates_compute_results_into_argument_arrays():
+    # JitFunction.updates (what tinytensor.torch sets for in-place updates):
+    # result 0 is computed into p's own array and returned as it.
+    f = jit(lambda p, g: (p - 0.5 * g, p * g))
+    f.updates = {0: 0}
+    p = np.arange(1003, dtype=np.float32)
+    g = np.linspace(-1, 1, 1003, dtype=np.float32)
+    want0, want1 = p - 0.5 * g, p * g
+    got0, got1 = f(p, g)
+    assert got0 is p
+    close(p, want0)
+    close(got1, want1)
+    assert "tt.updated_by = 0" in str(f.compile(p, g).module)
+
+
+def test_updates_with_overlapping_or_read_only_arguments_use_copies():
+    # An updated argument whose memory overlaps another argument's, or that
+    # is read-only, is passed as a copy: the caller's arrays keep their
+    # values and the result is a new array with the right values.
+    f = jit(lambda p, g: (p - 0.5 * g, p * g))
+    f.updates = {0: 0}
+    q = np.arange(2000, dtype=np.float32)
+    p, g = q[:1000], q[500:1500]
+    want0, want1 = p - 0.5 * g, p * g
+    before = q.copy()
+    got0, got1 = f(p, g)
+    assert got0 is not p
+    close(got0, want0)
+    close(got1, want1)
+    np.testing.assert_array_equal(q, before)
+    r = np.arange(1000, dtype=np.float32)
+    r.flags.writeable = False
+    got0, _ = f(r, np.ones(1000, np.float32))
+    close(got0, r - 0.5)
+    assert got0 is not r

@@ -341,6 +341,60 @@ def test_compiled_optimizer_step_updates_parameters(optimizer):
     assert dynamo.counters["fallbacks"] == 0
 
 
+@pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
+def test_optimizer_step_updates_in_place(optimizer, monkeypatch):
+    # The compiled step computes the new parameters and momentum buffers
+    # into the tensors' own memory: nothing of theirs is copied back
+    # (AdamW's 0-d step counts still are).
+    copied = []
+    real = torch._foreach_copy_
+    monkeypatch.setattr(torch, "_foreach_copy_", lambda dests, values: (
+        copied.extend(dests), real(dests, values)))
+    model = MLP(13, 32, 10)
+    reference = copy.deepcopy(model)
+    if optimizer == "sgd":
+        make = lambda m: torch.optim.SGD(m.parameters(), lr=0.05,  # noqa
+                                         momentum=0.9)
+    else:
+        make = lambda m: torch.optim.AdamW(m.parameters(), lr=1e-2,  # noqa
+                                           foreach=True)
+    opt, ref_opt = make(model), make(reference)
+    step = tt_compile(opt.step)
+    pointers = [p.data_ptr() for p in model.parameters()]
+    x, y = torch.randn(16, 13), torch.randint(0, 10, (16,))
+    for _ in range(4):
+        for m, o, run in ((model, opt, step), (reference, ref_opt,
+                                               ref_opt.step)):
+            o.zero_grad()
+            F.cross_entropy(m(x), y).backward()
+            run()
+    for p, q in zip(model.parameters(), reference.parameters()):
+        close(p, q, rtol=1e-5, atol=1e-6)
+    assert [p.data_ptr() for p in model.parameters()] == pointers
+    state = [t for s in opt.state.values() for t in s.values()
+             if isinstance(t, torch.Tensor) and t.dim()]
+    assert state
+    written = {id(t) for t in copied}
+    assert not written & {id(p) for p in model.parameters()}
+    assert not written & {id(t) for t in state}
+
+
+def test_update_of_an_input_read_afterwards():
+    # The old value is read after the update in the graph: the compiled
+    # code computes the update aside and copies it in at the end.
+    def f(p, w):
+        y = p @ w
+        p.mul_(0.5)
+        return y + p.sum()
+
+    p, w = torch.randn(8, 8), torch.randn(8, 8)
+    p_ref = p.clone()
+    got = tt_compile(f)(p, w)
+    want = f(p_ref, w)
+    close(got, want, rtol=1e-5, atol=1e-5)
+    close(p, p_ref)
+
+
 def test_transformers_gpt2_generate(transformers):
     # Hugging Face's generation loop (Python around the model): the
     # forward graphs compiled, the cache growing by one token per step.

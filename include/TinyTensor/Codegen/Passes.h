@@ -20,6 +20,11 @@
 namespace mlir {
 namespace tt {
 
+/// An entry function's argument attribute: `tt.updated_by = j` says that
+/// the caller passes the argument's buffer as result #j's too, which is
+/// then written into it (tt-results-in-arguments).
+constexpr llvm::StringLiteral kUpdatedByAttr = "tt.updated_by";
+
 #define GEN_PASS_DECL
 #include "TinyTensor/Codegen/Passes.h.inc"
 

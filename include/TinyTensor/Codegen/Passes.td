@@ -595,6 +595,29 @@ def TTApproximateMath : Pass<"tt-approximate-math"> {
   ];
 }
 
+def TTResultsInArguments : Pass<"tt-results-in-arguments", "ModuleOp"> {
+  let summary = "Compute results into the arguments they update";
+  let description = [{
+    A function argument with `tt.updated_by = j` is updated in place by
+    result #j: after the call, the argument's buffer holds the result (an
+    optimizer step updating hundreds of parameters; the Python runtime then
+    copies nothing). This pass, on linalg on tensors before tiling, makes
+    the elementwise `linalg.generic` that computes the result write it into
+    the argument: the result's init (an empty tensor) becomes the argument,
+    and where the generic reads the argument at the same indices it reads
+    the init's block argument instead (each element is read before it is
+    written). One-shot bufferization then updates the argument in place,
+    unless a later read needs its old value; `tt-results-to-out-params`
+    copies a result that was not computed in place into the argument at
+    the end of the function.
+
+    The result and the argument must have the same type, and a result may
+    update one argument only; anything else is an error naming them. The
+    caller must not pass a buffer that overlaps another argument's.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def TTResultsToOutParams : Pass<"tt-results-to-out-params", "ModuleOp"> {
   let summary = "Results as caller-allocated arguments, where their size "
                 "is known to the caller";
@@ -607,6 +630,12 @@ def TTResultsToOutParams : Pass<"tt-results-to-out-params", "ModuleOp"> {
     arguments). Those are the functions that `tt-outline-repeated-scopes`
     makes of a program with dynamic dimensions (GPT-2 blocks over a
     sequence of any length).
+
+    A result that updates an argument (`tt.updated_by`, see
+    `tt-results-in-arguments`) ends up in the argument's buffer: copied
+    there at the end of the function unless bufferization computed it in
+    place, and never written into its out-param, which the caller may pass
+    as that same buffer.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

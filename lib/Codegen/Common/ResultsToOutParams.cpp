@@ -79,11 +79,94 @@ void allocateReturnedShapes(func::FuncOp func) {
   });
 }
 
+/// For each argument with `tt.updated_by = j`: (argument, j).
+SmallVector<std::pair<unsigned, unsigned>> updatedArguments(func::FuncOp func) {
+  SmallVector<std::pair<unsigned, unsigned>> updated;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (auto attr = func.getArgAttrOfType<IntegerAttr>(i, tt::kUpdatedByAttr))
+      updated.push_back({i, static_cast<unsigned>(attr.getInt())});
+  return updated;
+}
+
+/// Erases the copy of each updated argument into the out-param of the
+/// result that updates it (the caller passes one buffer for both).
+/// `arguments` is the argument count before the out-params were added,
+/// `resultTypes` the results' types then.
+void dropUpdateCopies(func::FuncOp func, unsigned arguments,
+                      ArrayRef<Type> resultTypes,
+                      ArrayRef<std::pair<unsigned, unsigned>> updated) {
+  for (auto [argument, result] : updated) {
+    if (result >= resultTypes.size() || !isa<MemRefType>(resultTypes[result]))
+      continue;
+    unsigned outParam =
+        arguments + llvm::count_if(resultTypes.take_front(result),
+                                   llvm::IsaPred<MemRefType>);
+    if (outParam >= func.getNumArguments())
+      continue;
+    Value source = func.getArgument(argument);
+    Value target = func.getArgument(outParam);
+    SmallVector<memref::CopyOp> copies;
+    func.walk([&](memref::CopyOp copy) {
+      if (copy.getSource() == source && copy.getTarget() == target)
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies)
+      copy.erase();
+  }
+}
+
+/// Makes the value returned as each updating result the argument it
+/// updates: a result computed elsewhere is copied into the argument right
+/// before the return (through a buffer of its own if it is a view of the
+/// argument).
+void returnUpdatedArguments(func::FuncOp func,
+                            ArrayRef<std::pair<unsigned, unsigned>> updated) {
+  func.walk([&](func::ReturnOp ret) {
+    for (auto [argument, result] : updated) {
+      if (result >= ret.getNumOperands())
+        continue;
+      Value target = func.getArgument(argument);
+      Value value = ret.getOperand(result);
+      if (value == target || !isa<MemRefType>(value.getType()) ||
+          value.getType() != target.getType())
+        continue;
+      OpBuilder b(ret);
+      Value root = value;
+      while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+        root = view.getViewSource();
+      if (root == target) {
+        auto type = cast<MemRefType>(value.getType());
+        Value copy = memref::AllocOp::create(
+            b, ret.getLoc(),
+            MemRefType::get(type.getShape(), type.getElementType()));
+        memref::CopyOp::create(b, ret.getLoc(), value, copy);
+        value = copy;
+      }
+      memref::CopyOp::create(b, ret.getLoc(), value, target);
+      ret.setOperand(result, target);
+    }
+  });
+}
+
 struct ResultsToOutParamsPass
     : public tt::impl::TTResultsToOutParamsBase<ResultsToOutParamsPass> {
   void runOnOperation() override {
-    getOperation().walk(
-        [](func::FuncOp func) { allocateReturnedShapes(func); });
+    struct Updates {
+      unsigned arguments;
+      SmallVector<Type> results;
+      SmallVector<std::pair<unsigned, unsigned>> updated;
+    };
+    llvm::DenseMap<Operation *, Updates> updates;
+    getOperation().walk([&](func::FuncOp func) {
+      allocateReturnedShapes(func);
+      auto updated = updatedArguments(func);
+      if (!updated.empty() && !func.isExternal())
+        returnUpdatedArguments(func, updated);
+      if (!updated.empty() && !func.isExternal())
+        updates[func] = {func.getNumArguments(),
+                         llvm::to_vector(func.getFunctionType().getResults()),
+                         std::move(updated)};
+    });
     bufferization::BufferResultsToOutParamsOpts options;
     options.hoistStaticAllocs = true;
     options.modifyPublicFunctions = true;
@@ -93,8 +176,15 @@ struct ResultsToOutParamsPass
     // Upstream's promotion emits an error on the function or op it fails on
     // (unsupported layouts, dynamic results, missing callees).
     if (failed(bufferization::promoteBufferResultsToOutParams(getOperation(),
-                                                              options)))
+                                                              options))) {
       signalPassFailure();
+      return;
+    }
+    for (auto &[op, u] : updates) {
+      auto func = cast<func::FuncOp>(op);
+      if (func.getNumArguments() > u.arguments)
+        dropUpdateCopies(func, u.arguments, u.results, u.updated);
+    }
   }
 };
 

@@ -205,7 +205,57 @@ class _Support(OperatorSupportBase):
                 _results_ok(node)
         if node.target is torch.ops.aten.sym_size.int:
             return True
+        if _is_input_update(node):
+            return _node_tensors_ok(node)
         return name in ATEN_OPS and _node_tensors_ok(node)
+
+
+def _is_input_update(node: torch.fx.Node) -> bool:
+    """Whether a node is `copy_(input, value)` of a graph input with a value
+    of its shape and dtype, the input's last use: an in-place update that
+    AOTAutograd keeps in the graph (an optimizer step's), compiled as a
+    result computed into the input's memory (see `_input_updates`)."""
+    if node.target is not torch.ops.aten.copy_.default or node.users or \
+            len(node.args) != 2 or node.kwargs:
+        return False
+    dst, src = node.args
+    if not isinstance(dst, torch.fx.Node) or dst.op != "placeholder" or \
+            not isinstance(src, torch.fx.Node):
+        return False
+    a, b = dst.meta.get("val"), src.meta.get("val")
+    if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor) or \
+            a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    later = False
+    for n in node.graph.nodes:  # no use of the input after the update
+        if n is node:
+            later = True
+        elif later and dst in n.all_input_nodes:
+            return False
+    return True
+
+
+def _input_updates(gm: torch.fx.GraphModule, inputs: list):
+    """A copy of the graph without its input updates (`_is_input_update`),
+    their values leading its outputs instead; with GraphProgram's
+    `mutations` for them (("input", position in `inputs`, the placeholder
+    names passed)) and the original outputs' structure. None if the graph
+    updates no input."""
+    updates = [n for n in gm.graph.nodes if _is_input_update(n) and
+               n.args[0].name in inputs]
+    targets = [n.args[0].name for n in updates]
+    if not updates or len(set(targets)) != len(targets):
+        return None
+    graph = torch.fx.Graph()
+    mapping = {}
+    out = graph.graph_copy(gm.graph, mapping)
+    flat, spec = pytree.tree_flatten(out)
+    for n in updates:
+        graph.erase_node(mapping[n])
+    values = [mapping[n.args[1]] for n in updates]
+    graph.output(tuple(values) + tuple(flat))
+    mutations = [("input", inputs.index(t)) for t in targets]
+    return graph, mutations, spec
 
 
 def _describe(node: torch.fx.Node) -> str:
@@ -470,10 +520,14 @@ class CompiledPartition(torch.nn.Module):
                  if isinstance(a, torch.Tensor) and a.numel() == 0}
         constants = _graph_constants(self.gm)
         constants.update({placeholders[i]: args[i] for i in empty})
-        program = GraphProgram(
-            self.gm.graph,
-            [p for i, p in enumerate(placeholders) if i not in empty],
-            constants, None)
+        names = [p for i, p in enumerate(placeholders) if i not in empty]
+        updates = _input_updates(self.gm, names)
+        if updates is None:
+            program = GraphProgram(self.gm.graph, names, constants, None)
+        else:
+            graph, mutations, spec = updates
+            program = GraphProgram(graph, names, constants, spec,
+                                   mutations=mutations)
         try:
             with runtime.settings(opt_level=self._settings["opt_level"]):
                 compiled = TorchCompiled(
@@ -584,6 +638,9 @@ def tinytensor_backend(gm: torch.fx.GraphModule, example_inputs,
         bw_compiler=_graph_compiler(settings, "backward"),
         inference_compiler=_graph_compiler(settings, "inference"),
         decompositions=_decompositions(),
+        # Input updates stay in inference graphs (an optimizer step), where
+        # the compiled code writes them into the inputs' memory.
+        keep_inference_input_mutations=True,
         partition_fn=(min_cut_rematerialization_partition
                       if settings["partition"] == "min-cut"
                       else default_partition))

@@ -83,6 +83,17 @@ class TorchCompiled:
         self._jit = _np_jit(self.program.function, name="forward",
                             check_indices=self._check_indices)
         arrays = [_argument(t, f"input #{i}") for i, t in enumerate(inputs)]
+        # A user input's new value is computed into its own memory (an
+        # optimizer step's parameters): the compiled function's argument
+        # leaves are the inputs with elements.
+        leaves = {}
+        for i, a in enumerate(arrays):
+            if isinstance(a, np.ndarray) and a.size:
+                leaves[i] = len(leaves)
+        self._jit.updates = {
+            k: leaves[target] for k, (kind, target) in
+            enumerate(self.program.mutations)
+            if kind == "input" and target in leaves}
         self._example_arrays = arrays
         self._leaf_dynamic = None
         if self.program.dynamic is None:
@@ -188,18 +199,27 @@ class TorchCompiled:
             out = self._compiled.run(*arrays)
         else:
             out = self._jit(*arrays)
-        results = [_to_torch(o) for o in
-                   (out if isinstance(out, (tuple, list)) else [out])]
+        out = out if isinstance(out, (tuple, list)) else [out]
         mutations = self.program.mutations
         if mutations:
-            # The in-place updates the model makes, in one call (an
-            # optimizer step updates hundreds of tensors).
-            dests = [inputs[target] if kind == "input" else
-                     self.model.get_buffer(target)
-                     for kind, target in mutations]
-            with torch.no_grad():
-                torch._foreach_copy_(dests, results[:len(mutations)])
-        return self.program.restructure(results[len(mutations):])
+            # The in-place updates the model makes. A user input's update
+            # computed into its own memory is there already (the result is
+            # its array); the others are copied in one call (an optimizer
+            # step updates hundreds of tensors).
+            dests, values = [], []
+            for k, (kind, target) in enumerate(mutations):
+                if kind == "input":
+                    if out[k] is arrays[target]:
+                        continue
+                    dests.append(inputs[target])
+                else:
+                    dests.append(self.model.get_buffer(target))
+                values.append(_to_torch(out[k]))
+            if dests:
+                with torch.no_grad():
+                    torch._foreach_copy_(dests, values)
+        return self.program.restructure(
+            [_to_torch(o) for o in out[len(mutations):]])
 
 
 def compile(model: torch.nn.Module, example_inputs,
