@@ -102,6 +102,8 @@ static void buildCodegenOnTensors(OpPassManager &pm,
   // before tiling, which sees the elementwise update as one.
   pm.addPass(tt::createTTResultsInArguments());
   pm.addPass(createCanonicalizerPass());
+  if (options.collapseElementwise)
+    pm.addNestedPass<func::FuncOp>(tt::createTTCPUCollapseElementwise());
   if (options.reciprocalDivisors)
     pm.addNestedPass<func::FuncOp>(tt::createTTCPUReciprocalDivisors());
   if (options.tile) {

@@ -152,6 +152,27 @@ def TTCPUConvolutions : Pass<"tt-cpu-convolutions", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TTCPUCollapseElementwise
+    : Pass<"tt-cpu-collapse-elementwise", "func::FuncOp"> {
+  let summary = "Run elementwise ops with a short innermost dimension as "
+                "one loop over the flattened tensors";
+  let description = [{
+    A `linalg.generic` whose loops are all parallel and whose operands are
+    all read and written at the loops' indices (identity maps: no
+    broadcast, no transpose, no `linalg.index`) is collapsed to one loop
+    when its innermost dimension is static and shorter than 64: the vector
+    tiles would otherwise run along that dimension (an SGD step over a
+    [64, 64, 3, 3] convolution weight took vectors of 3 elements). The
+    operands become `tensor.collapse_shape`s of themselves, free views of
+    contiguous tensors. Ops next to a contraction or another kind of linalg
+    op are left alone, so that tiling still fuses them into it; chains of
+    such elementwise ops collapse together, the reshapes between them
+    cancelling.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TTCPUReciprocalDivisors
     : Pass<"tt-cpu-reciprocal-divisors", "func::FuncOp"> {
   let summary = "Multiply by the reciprocal of a divisor that is the same "

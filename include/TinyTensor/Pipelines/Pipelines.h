@@ -210,6 +210,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Use vectorisable polynomial approximations for f32 "
                      "tanh/exp/log/erf instead of libm calls"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> collapseElementwise{
+      *this, "collapse-elementwise",
+      llvm::cl::desc("Run elementwise ops whose innermost dimension is short "
+                     "as one loop over the flattened tensors "
+                     "(--tt-cpu-collapse-elementwise)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> reciprocalDivisors{
       *this, "reciprocal-divisors",
       llvm::cl::desc("x / s with s the same along the innermost loop (a "

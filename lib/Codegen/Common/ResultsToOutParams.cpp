@@ -131,9 +131,21 @@ void returnUpdatedArguments(func::FuncOp func,
           value.getType() != target.getType())
         continue;
       OpBuilder b(ret);
+      // Reshapes of the whole argument (an elementwise update run over its
+      // flattened buffer) are the argument itself when the type is the
+      // same: nothing to copy.
       Value root = value;
-      while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+      bool reshapes = true;
+      while (auto view = root.getDefiningOp<ViewLikeOpInterface>()) {
+        reshapes &=
+            isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(
+                view.getOperation());
         root = view.getViewSource();
+      }
+      if (root == target && reshapes) {
+        ret.setOperand(result, target);
+        continue;
+      }
       if (root == target) {
         auto type = cast<MemRefType>(value.getType());
         Value copy = memref::AllocOp::create(

@@ -250,22 +250,33 @@ def max_pool_with_indices(x, kernel_size, stride=(), padding=0, dilation=1,
     padded = _pad_spatial(x, padding, [max(a, 0) for a in after], lowest)
     w = windows(padded, padded.ndim - nd, kernel, stride, dilation)
     lead = tuple(int(d) for d in w.shape[:w.ndim - nd])
-    flat = np.reshape(w, lead + (int(np.prod(kernel)),))
+    count = int(np.prod(kernel))
+    flat = np.reshape(w, lead + (count,))
     values = np.max(flat, axis=-1)
-    which = np.argmax(flat, axis=-1).astype(np.int64)
-    # Kernel offset -> input position along each spatial axis, then the
-    # position in the flattened plane.
-    index = None
-    rest = which
-    for i in reversed(range(nd)):
-        k = rest % kernel[i]
-        rest = rest // kernel[i]
+    # Each kernel element's offset in the flattened input plane, and each
+    # window's start there: the index is the start plus the offset of the
+    # window's first largest element (the smallest offset among them, as
+    # offsets grow with the kernel position; the first NaN where there is
+    # one, as PyTorch). No division: the arithmetic is int32 while the
+    # plane allows it.
+    strides = [int(np.prod(sizes[i + 1:], dtype=np.int64)) for i in range(nd)]
+    itype = np.int32 if int(np.prod(sizes, dtype=np.int64)) + \
+        sum(p * s for p, s in zip(padding, strides)) < 2 ** 31 - 1 \
+        else np.int64
+    offsets = np.zeros(count, dtype=itype)
+    for k, position in enumerate(np.ndindex(*kernel)):
+        offsets[k] = sum(position[i] * dilation[i] * strides[i]
+                         for i in range(nd))
+    hit = (flat == values[..., None]) | (flat != flat)
+    within = np.min(np.where(hit, offsets, np.iinfo(itype).max), axis=-1)
+    index = within
+    for i in range(nd):
         shape = [1] * (len(lead) - nd) + [out[j] if j == i else 1
                                            for j in range(nd)]
-        o = np.arange(out[i], dtype=np.int64).reshape(shape)
-        pos = o * stride[i] - padding[i] + k * dilation[i]
-        term = pos * int(np.prod(sizes[i + 1:], dtype=np.int64))
-        index = term if index is None else index + term
+        start = (np.arange(out[i], dtype=np.int64) * stride[i] -
+                 padding[i]) * strides[i]
+        index = index + start.astype(itype).reshape(shape)
+    index = index.astype(np.int64)
     return values, index
 
 
