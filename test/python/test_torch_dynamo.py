@@ -194,6 +194,34 @@ class Block(nn.Module):
         return x + self.out(y.transpose(1, 2).reshape(b, t, c))
 
 
+@pytest.mark.parametrize("shape,kernel,stride,padding,dilation,ceil", [
+    ((2, 3, 11, 13), 3, 2, 1, 1, False),
+    ((1, 4, 9, 9), 2, 2, 0, 1, True),
+    ((2, 2, 10, 7), 3, 1, 1, 2, False),
+    ((1, 3, 12), 3, 2, 1, 1, False),
+    ((1, 2, 5, 6, 7), 2, 2, 1, 1, True),
+])
+def test_max_pool_indices_match_eager(shape, kernel, stride, padding,
+                                      dilation, ceil):
+    # The index of each window's first largest element (the first NaN
+    # where there is one) in the flattened input plane, as eager's.
+    x = torch.randn(*shape)
+    x[0, 0].view(-1)[5] = float("nan")
+    pool = [None, F.max_pool1d, F.max_pool2d, F.max_pool3d][len(shape) - 2]
+
+    def f(x):
+        return pool(x, kernel, stride, padding, dilation, ceil_mode=ceil,
+                    return_indices=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FallbackWarning)  # compiled, not eager
+        got = tt_compile(f)(x)
+    want = f(x)
+    assert torch.equal(got[1], want[1])
+    torch.testing.assert_close(got[0], want[0], equal_nan=True)
+    assert dynamo.counters["fallbacks"] == 0
+
+
 def test_growing_sequence_compiles_twice():
     model = Block().eval()
     run = tt_compile(model)
