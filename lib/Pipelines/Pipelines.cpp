@@ -244,6 +244,7 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   }
   if (options.fastMath)
     pm.addPass(tt::createTTApproximateMath());
+  pm.addPass(tt::createTTCPUExpandBF16());
   // math.ipowi (integer tt.pow) has no LLVM or libm lowering: expand it into
   // a helper function first.
   pm.addPass(createConvertMathToFuncs());

@@ -173,6 +173,25 @@ def TTCPUCollapseElementwise
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TTCPUExpandBF16 : Pass<"tt-cpu-expand-bf16"> {
+  let summary = "Integer bfloat16 conversions for the vector lengths LLVM's "
+                "x86 back end fails on";
+  let description = [{
+    LLVM 22's InstCombine shrinks `fptrunc(fmul(fpext a, fpext b))` from
+    f32 to bfloat arithmetic (exact for one operation); the x86 back end
+    then splits a vector of 33, 65, ... elements (one more than a multiple
+    of 32) into a one-element piece it cannot legalise and aborts the
+    process ("Do not know how to soft promote this operator's operand", on
+    CPUs with AVX512-BF16: a bfloat16 elementwise op over rows of 33). This
+    pass expands the `arith.truncf` and `arith.extf` to or from bfloat16 of
+    those vector lengths into integer operations (upstream's
+    `populateExpandBFloat16Patterns`: round to nearest even, NaNs kept), which
+    InstCombine does not see through; other lengths keep the one-instruction
+    conversions.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TTCPUReciprocalDivisors
     : Pass<"tt-cpu-reciprocal-divisors", "func::FuncOp"> {
   let summary = "Multiply by the reciprocal of a divisor that is the same "

@@ -38,6 +38,11 @@ bool isFlatElementwise(Operation *op) {
   if (!llvm::all_of(generic.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isIdentity(); }))
     return false;
+  // bfloat16 vectors of other lengths than the tiles' stop LLVM's x86
+  // back end ("Do not know how to soft promote this operator's operand").
+  for (Value operand : generic->getOperands())
+    if (getElementTypeOrSelf(operand.getType()).isBF16())
+      return false;
   // linalg.index reads the loops' positions, which flattening would change.
   return generic.getBody()->getOps<linalg::IndexOp>().empty();
 }
