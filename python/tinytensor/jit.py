@@ -587,7 +587,11 @@ class Compiled:
             count = self._check_results
             self._run_checks(results[-count:])
             results = results[:-count]
-        results = [r[()] if r.ndim == 0 else r for r in results]
+        # 0-d results are NumPy scalars, except those computed into an
+        # argument's array (JitFunction.updates): that array is the result.
+        updated = {j for j, _ in self._updates}
+        results = [r[()] if r.ndim == 0 and j not in updated else r
+                   for j, r in enumerate(results)]
         return self._out_def.build(results)
 
 

@@ -371,9 +371,9 @@ def test_compiled_optimizer_step_updates_parameters(optimizer):
 
 @pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
 def test_optimizer_step_updates_in_place(optimizer, monkeypatch):
-    # The compiled step computes the new parameters and momentum buffers
-    # into the tensors' own memory: nothing of theirs is copied back
-    # (AdamW's 0-d step counts still are).
+    # The compiled step computes the new parameters, momentum buffers and
+    # step counts (AdamW's, 0-d) into the tensors' own memory: nothing of
+    # theirs is copied back.
     copied = []
     real = torch._foreach_copy_
     monkeypatch.setattr(torch, "_foreach_copy_", lambda dests, values: (
@@ -400,11 +400,12 @@ def test_optimizer_step_updates_in_place(optimizer, monkeypatch):
         close(p, q, rtol=1e-5, atol=1e-6)
     assert [p.data_ptr() for p in model.parameters()] == pointers
     state = [t for s in opt.state.values() for t in s.values()
-             if isinstance(t, torch.Tensor) and t.dim()]
+             if isinstance(t, torch.Tensor)]
     assert state
     written = {id(t) for t in copied}
     assert not written & {id(p) for p in model.parameters()}
     assert not written & {id(t) for t in state}
+    assert not copied
 
 
 def test_update_of_an_input_read_afterwards():
