@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TinyTensor/Codegen/Passes.h"
+#include "TinyTensor/Support/PassFailures.h"
 
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -53,7 +54,10 @@ struct ExpandBF16Pass : public tt::impl::TTCPUExpandBF16Base<ExpandBF16Pass> {
     arith::populateExpandBFloat16Patterns(patterns);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-    if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config)))
+    // A conversion left would abort LLVM's code generation: required.
+    if (failed(tt::applyOpPatterns(*this, getOperation(), ops,
+                                   std::move(patterns),
+                                   tt::Convergence::Required, config)))
       signalPassFailure();
   }
 };
