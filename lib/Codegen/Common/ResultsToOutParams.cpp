@@ -172,12 +172,12 @@ struct ResultsToOutParamsPass
     getOperation().walk([&](func::FuncOp func) {
       allocateReturnedShapes(func);
       auto updated = updatedArguments(func);
-      if (!updated.empty() && !func.isExternal())
-        returnUpdatedArguments(func, updated);
-      if (!updated.empty() && !func.isExternal())
-        updates[func] = {func.getNumArguments(),
-                         llvm::to_vector(func.getFunctionType().getResults()),
-                         std::move(updated)};
+      if (updated.empty() || func.isExternal())
+        return;
+      returnUpdatedArguments(func, updated);
+      updates[func] = {func.getNumArguments(),
+                       llvm::to_vector(func.getFunctionType().getResults()),
+                       std::move(updated)};
     });
     bufferization::BufferResultsToOutParamsOpts options;
     options.hoistStaticAllocs = true;
