@@ -9,6 +9,7 @@
 #include "TTBufferCache.h"
 #include "TTGnuOpenMP.h"
 #include "TTJit.h"
+#include "TTRunner.h"
 #include "TinyTensor-c/Dialects.h"
 #include "TinyTensor/AOT/AOT.h"
 #include "TinyTensor/Support/PassFailures.h"
@@ -157,182 +158,6 @@ runPipeline(MlirModule module, const std::string &pipeline) {
                            ":\n" + diagnostics);
 }
 
-/// Calls a compiled function through its packed C interface
-/// (`_mlir__mlir_ciface_<name>`, from ExecutionEngine::raw_lookup): every
-/// input and output is a memref descriptor
-/// {allocated, aligned, offset, sizes[rank], strides[rank]}, built here
-/// from the arrays' buffers. Each array must have the rank, shape (any
-/// size where the compiled shape is negative: a dynamic dimension) and
-/// element format it was compiled for and be C-contiguous; outputs must be
-/// writable. The compiled code runs without the GIL.
-///
-/// Inputs listed as `updated` are written by the compiled code (a result
-/// computed into them, `tt.updated_by`): they must be writable, and their
-/// memory must not overlap another input's (ValueError otherwise: the
-/// caller then passes copies).
-class Runner {
-public:
-  struct Spec {
-    std::vector<int64_t> shape;
-    char format;     // the buffer protocol's format character
-    Py_ssize_t size; // bytes per element
-  };
-
-  Runner(uintptr_t address, std::vector<Spec> inputs, std::vector<Spec> outputs,
-         std::vector<size_t> updatedInputs = {})
-      : fn(reinterpret_cast<void (*)(void **)>(address)),
-        inputs(std::move(inputs)), outputs(std::move(outputs)),
-        updated(this->inputs.size(), false) {
-    for (size_t i : updatedInputs) {
-      if (i >= this->inputs.size())
-        throw nb::value_error("Runner: an updated input is out of range");
-      updated[i] = true;
-      anyUpdated = true;
-    }
-    size_t words = 0;
-    for (const Spec *spec : allSpecs())
-      words += 3 + 2 * spec->shape.size();
-    descriptorWords = words;
-  }
-
-  void call(nb::handle inputArrays, nb::handle outputArrays) {
-    PyObject *in = inputArrays.ptr(), *out = outputArrays.ptr();
-    if (!PyTuple_Check(in) || !PyTuple_Check(out))
-      throw nb::type_error("Runner expects a tuple of inputs and a tuple "
-                           "of outputs");
-    size_t nin = PyTuple_GET_SIZE(in), nout = PyTuple_GET_SIZE(out);
-    if (nin != inputs.size() || nout != outputs.size())
-      throw nb::type_error("Runner: wrong number of arrays");
-    size_t count = nin + nout;
-    std::vector<Py_buffer> views(count);
-    size_t acquired = 0;
-    auto release = [&]() {
-      for (size_t i = 0; i < acquired; ++i)
-        PyBuffer_Release(&views[i]);
-    };
-    std::vector<int64_t> words(descriptorWords);
-    std::vector<void *> descriptors(count), packed(count);
-    int64_t *cursor = words.data();
-    for (size_t i = 0; i < count; ++i) {
-      bool isOutput = i >= nin;
-      PyObject *array =
-          isOutput ? PyTuple_GET_ITEM(out, i - nin) : PyTuple_GET_ITEM(in, i);
-      const Spec &spec = isOutput ? outputs[i - nin] : inputs[i];
-      int flags = PyBUF_STRIDES | PyBUF_FORMAT |
-                  (isOutput || updated[i] ? PyBUF_WRITABLE : 0);
-      if (PyObject_GetBuffer(array, &views[i], flags) != 0) {
-        PyErr_Clear();
-        release();
-        throw nb::type_error("Runner: an argument is not a buffer (or an "
-                             "output is read-only)");
-      }
-      ++acquired;
-      const Py_buffer &view = views[i];
-      if (!matches(view, spec)) {
-        release();
-        throw nb::type_error("Runner: an array has another shape, dtype "
-                             "or layout than the function was compiled "
-                             "for");
-      }
-      descriptors[i] = cursor;
-      cursor[0] = cursor[1] = reinterpret_cast<int64_t>(view.buf);
-      cursor[2] = 0;
-      size_t rank = spec.shape.size();
-      int64_t stride = 1;
-      for (size_t d = rank; d-- > 0;) {
-        cursor[3 + d] = view.shape[d];
-        cursor[3 + rank + d] = stride;
-        stride *= view.shape[d];
-      }
-      cursor += 3 + 2 * rank;
-      packed[i] = &descriptors[i];
-    }
-    if (anyUpdated && updatesOverlap(views)) {
-      release();
-      throw nb::value_error("Runner: an updated input overlaps another "
-                            "input");
-    }
-    {
-      nb::gil_scoped_release unlocked;
-      fn(packed.data());
-    }
-    release();
-  }
-
-private:
-  /// Whether an updated input's bytes overlap another input's.
-  bool updatesOverlap(const std::vector<Py_buffer> &views) const {
-    struct Range {
-      uintptr_t begin, end;
-      bool updated;
-    };
-    std::vector<Range> ranges;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      auto begin = reinterpret_cast<uintptr_t>(views[i].buf);
-      if (views[i].len > 0)
-        ranges.push_back({begin, begin + views[i].len, updated[i]});
-    }
-    std::sort(ranges.begin(), ranges.end(),
-              [](const Range &a, const Range &b) { return a.begin < b.begin; });
-    uintptr_t end = 0, updatedEnd = 0;
-    for (const Range &r : ranges) {
-      if (r.begin < (r.updated ? end : updatedEnd))
-        return true;
-      end = std::max(end, r.end);
-      if (r.updated)
-        updatedEnd = std::max(updatedEnd, r.end);
-    }
-    return false;
-  }
-
-  static bool matches(const Py_buffer &view, const Spec &spec) {
-    if (view.ndim != static_cast<int>(spec.shape.size()) ||
-        view.itemsize != spec.size)
-      return false;
-    const char *format = view.format ? view.format : "B";
-    if (*format == '<' || *format == '=' || *format == '@')
-      ++format;
-    if (format[0] != spec.format || format[1] != '\0')
-      return false;
-    Py_ssize_t expected = view.itemsize;
-    for (int d = view.ndim; d-- > 0;) {
-      if (spec.shape[d] >= 0 && view.shape[d] != spec.shape[d])
-        return false; // a negative size is dynamic: any size
-      if (view.shape[d] != 1 && view.strides[d] != expected)
-        return false;
-      expected *= view.shape[d];
-    }
-    return true;
-  }
-
-  std::vector<const Spec *> allSpecs() const {
-    std::vector<const Spec *> all;
-    for (const Spec &s : inputs)
-      all.push_back(&s);
-    for (const Spec &s : outputs)
-      all.push_back(&s);
-    return all;
-  }
-
-  void (*fn)(void **);
-  std::vector<Spec> inputs, outputs;
-  std::vector<bool> updated;
-  bool anyUpdated = false;
-  size_t descriptorWords = 0;
-};
-
-std::vector<Runner::Spec> toSpecs(
-    const std::vector<std::tuple<std::vector<int64_t>, std::string, Py_ssize_t>>
-        &types) {
-  std::vector<Runner::Spec> specs;
-  for (const auto &[shape, format, size] : types) {
-    if (format.size() != 1)
-      throw nb::value_error("Runner: a format is one character");
-    specs.push_back({shape, format[0], size});
-  }
-  return specs;
-}
-
 } // namespace
 
 NB_MODULE(_ttDialects, m) {
@@ -417,29 +242,7 @@ NB_MODULE(_ttDialects, m) {
       [] { return std::string(TT_DEFAULT_CUDA_RUNTIME); },
       "The path of libTinyTensorCudaRuntime.so in this build.");
 
-  nb::class_<Runner>(tt, "Runner",
-                     "A compiled function's packed C interface, called "
-                     "with NumPy arrays (see TTExtension.cpp).")
-      .def(
-          "__init__",
-          [](Runner *self, uintptr_t address,
-             const std::vector<std::tuple<std::vector<int64_t>, std::string,
-                                          Py_ssize_t>> &inputs,
-             const std::vector<std::tuple<std::vector<int64_t>, std::string,
-                                          Py_ssize_t>> &outputs,
-             const std::vector<size_t> &updated) {
-            new (self)
-                Runner(address, toSpecs(inputs), toSpecs(outputs), updated);
-          },
-          nb::arg("address"), nb::arg("inputs"), nb::arg("outputs"),
-          nb::arg("updated") = std::vector<size_t>(),
-          "`address` of the packed function; inputs and outputs as "
-          "(shape, buffer format character, item size); `updated`: the "
-          "inputs the function writes (checked writable and apart from "
-          "the other inputs at each call, ValueError if they overlap).")
-      .def("__call__", &Runner::call, nb::arg("inputs"), nb::arg("outputs"),
-           "Runs the function on a tuple of input arrays, writing a tuple "
-           "of output arrays.");
+  tt::python::bindRunner(tt);
 
   tt.def("compile_objects", &tt::python::compileObjects, nb::arg("module"),
          nb::arg("opt_level") = 2, nb::arg("threads") = 1,

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 import numpy as np
 
 from . import cache, compiler, pytree, runtime
-from ._mlir import func, ir, new_context
+from ._mlir import func, ir, new_context, tt
 from .builder import dtype_of, user_location
 from .runtime import Executable
 from .tracing import (ScopeRecorder, Tracer, TraceContext, as_tracer,
@@ -712,6 +712,11 @@ class JitFunction:
                                 p.default is p.empty for p in params))
         self._nparams = len(params)
         self._cache: "OrderedDict[tuple, Compiled]" = OrderedDict()
+        #: The cached calls of plain specialisations, served in C++ (see
+        #: _offer); None where calls cannot be plain.
+        self._dispatch = (tt.Dispatcher(fn, self._nparams, np.empty,
+                                        np.ndarray)
+                          if self._simple and target == "cpu" else None)
         self._lock = threading.Lock()
         self._history: List[tuple] = []
         self._warned = False
@@ -881,9 +886,41 @@ class JitFunction:
                 self._note_specialisation(call, scope)
                 self._remember_shapes(call, scope)
             self._cache[key] = compiled
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+            if len(self._cache) > self.cache_size:
+                if self._dispatch is not None:
+                    for used in self._dispatch.recent():
+                        self._touch(used)
+                while len(self._cache) > self.cache_size:
+                    evicted, _ = self._cache.popitem(last=False)
+                    if self._dispatch is not None:
+                        self._dispatch.remove(evicted)
+            self._offer(key, compiled)
         return compiled
+
+    def _offer(self, key, compiled: "Compiled") -> None:
+        """Lets the C++ dispatcher serve this specialisation's calls when
+        they are plain: positional arrays only, nothing captured, no
+        run-time checks, static shapes, no updated arguments, no dtype that
+        travels as another, results an array or a flat tuple or list of
+        arrays. Its calls are then the same as Compiled._run's."""
+        if self._dispatch is None or key[0] != () or key[-1] != ():
+            return
+        executable = compiled._executable
+        if (not compiled._plain or type(executable) is not Executable
+                or executable.dynamic is not None or executable.updates
+                or executable._storage):
+            return
+        node = compiled._out_def.node
+        if node is pytree.ARRAY:
+            result = "array"
+        elif (node[0] == "seq" and node[1] in (tuple, list)
+              and all(c is pytree.ARRAY for c in node[3])):
+            result = node[1].__name__
+        else:
+            return
+        self._dispatch.add(key, executable, executable._runner,
+                           [(tuple(shape), np.dtype(dtype)) for shape, dtype
+                            in executable._output_types], result)
 
     def _family_key(self, call: _Arguments, scope) -> tuple:
         """The argument structure: static values, array dtypes and ranks,
@@ -1025,6 +1062,10 @@ class JitFunction:
             stacklevel=4)
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and self._dispatch is not None:
+            results = self._dispatch(args)  # a cached plain call, in C++
+            if results is not None:
+                return results
         if current_trace() is not None:
             return self.fn(*args, **kwargs)  # inline into the outer trace
         if self._simple and not kwargs:
@@ -1058,7 +1099,9 @@ class JitFunction:
         compiled (misses, including ones read from the disk cache), the
         bound (maxsize) and how many are kept (currsize), as
         functools.lru_cache reports."""
-        return CacheInfo(self._hits, self._misses, self.cache_size,
+        hits = self._hits + (self._dispatch.hits
+                             if self._dispatch is not None else 0)
+        return CacheInfo(hits, self._misses, self.cache_size,
                          len(self._cache))
 
     def _touch(self, key) -> None:

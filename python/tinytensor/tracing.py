@@ -21,7 +21,7 @@ import numpy as np
 from .builder import IRBuilder, dtype_of, shape_of, user_location
 from .types import (SUPPORTED_DTYPES, check_dtype, common_dtype, is_float,
                     result_dtype)
-from ._mlir import ir
+from ._mlir import ir, tt
 
 
 class TracingError(TypeError):
@@ -119,10 +119,12 @@ class TraceContext:
     def __enter__(self) -> "TraceContext":
         self._previous = current_trace()
         _local.trace = self
+        tt.trace_entered()  # cached jit calls then go through Python
         return self
 
     def __exit__(self, *exc) -> None:
         _local.trace = self._previous
+        tt.trace_exited()
 
     def capture(self, array: np.ndarray) -> "Tracer":
         """The traced value of a concrete NumPy array: a trailing argument,

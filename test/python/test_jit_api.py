@@ -7,6 +7,7 @@ import functools
 import os
 import subprocess
 import threading
+import types
 import warnings
 from typing import NamedTuple
 
@@ -351,6 +352,95 @@ def test_cache_size_bounds_the_specialisations(compiles):
     assert compiles["n"] == 4
     with pytest.raises(ValueError, match="cache_size"):
         jit(lambda x: x, cache_size=0)
+
+
+
+def test_cache_bound_counts_calls_served_in_cpp(compiles):
+    g = jit(lambda x: x + 1, cache_size=2, dynamic=False)
+    g(randn(2))
+    g(randn(3))
+    for _ in range(3):
+        g(randn(2))  # served by the dispatcher: the most recent now
+    g(randn(4))  # evicts the 3, not the 2
+    g(randn(2))
+    assert compiles["n"] == 3
+    g(randn(3))
+    assert compiles["n"] == 4
+
+
+# -- cached calls served in C++ (tt.Dispatcher) -------------------------------------
+
+def test_plain_cached_calls_are_served_in_cpp():
+    f = jit(lambda x, b: x * 2.0 + b)
+    x, b = randn(8), randn(8)
+    first = f(x, b)
+    assert f._dispatch.hits == 0
+    second = f(x, b)
+    assert f._dispatch.hits == 1 and f.cache_info().hits == 1
+    close(second, x * 2.0 + b)
+    assert second is not first and not np.shares_memory(first, second)
+    # Another layout, dtype or keyword arguments take the Python path.
+    nc = randn(8, 2)[:, 0]
+    close(f(nc, b), nc * 2.0 + b)
+    close(f(x, b=b), x * 2.0 + b)
+    assert f._dispatch.hits == 1
+
+
+@pytest.mark.parametrize("kind", [tuple, list, dict])
+def test_cpp_path_returns_the_result_structure(kind):
+    def pair(x):
+        y, z = x + 1, x * 3
+        return {"y": y, "z": z} if kind is dict else kind([y, z])
+
+    f = jit(pair)
+    x = randn(5, 3)
+    for call in range(3):
+        out = f(x)
+        assert type(out) is kind
+        values = list(out.values()) if kind is dict else list(out)
+        close(values[0], x + 1)
+        close(values[1], x * 3)
+    assert f._dispatch.hits == (0 if kind is dict else 2)
+
+
+SCOPE = None
+
+
+def test_a_global_rebound_to_an_array_is_captured_again():
+    global SCOPE
+    SCOPE = None
+    f = jit(lambda x: x + 1 if SCOPE is None else x + SCOPE)
+    x = randn(4)
+    f(x)
+    close(f(x), x + 1)
+    try:
+        SCOPE = randn(4)
+        close(f(x), x + SCOPE)
+        SCOPE[:] = 7.0
+        close(f(x), x + 7.0)
+    finally:
+        SCOPE = None
+    close(f(x), x + 1)
+
+
+def test_jit_called_inside_a_trace_is_inlined_not_run():
+    inner = jit(lambda a: a + 1)
+    captured = np.ones(4, np.float32)
+    inner(captured)
+    inner(captured)  # cached: served in C++ outside a trace
+    outer = jit(lambda x: x * inner(captured))
+    x = randn(4).astype(np.float32)
+    close(outer(x), x * 2)
+    captured[:] = 5.0  # a captured array is read at each call
+    close(outer(x), x * 6)
+    # An array the trace sees only when the code reaches it (an object's
+    # attribute): inner's code is traced into the outer function (where
+    # it fuses), not run.
+    holder = types.SimpleNamespace(array=np.full(4, 3, np.float32))
+    inner(holder.array)
+    hits = inner._dispatch.hits
+    close(jit(lambda x: x * inner(holder.array))(x), x * 4)
+    assert inner._dispatch.hits == hits
 
 
 # -- what a compilation leaves behind -------------------------------------------------
