@@ -31,6 +31,33 @@ func.func @main(%x: tensor<4x8xf32>, %w1: tensor<8x8xf32>, %w2: tensor<8x8xf32>)
 
 // -----
 
+// Scope 0 is a lambda around the whole program, scopes 2 and 4 lambdas of
+// the same name inside the two blocks: the blocks are outlined first (the
+// larger calls with an equivalent), with their lambda inside them.
+// CHECK-LABEL: func.func private @block
+// CHECK:         tt.matmul
+// CHECK:         tt.tanh
+// CHECK:         tt.neg
+// CHECK-NOT:     call
+// CHECK:         return
+// CHECK-LABEL: func.func @lambdas
+// CHECK:         %[[A:.*]] = call @block(
+// CHECK:         %[[B:.*]] = call @block(%[[A]],
+// CHECK-NOT:     call
+func.func @lambdas(%x: tensor<4x8xf32>, %w1: tensor<8x8xf32>, %w2: tensor<8x8xf32>) -> tensor<4x8xf32>
+    attributes {tt.scope_names = ["<lambda>", "block", "<lambda>", "block", "<lambda>"]} {
+  %0 = tt.matmul %x, %w1 {tt.scope = array<i64: 0, 1, 2>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %1 = tt.tanh %0 {tt.scope = array<i64: 0, 1, 2>} : tensor<4x8xf32>
+  %2 = tt.neg %1 {tt.scope = array<i64: 0, 1>} : tensor<4x8xf32>
+  %3 = tt.matmul %2, %w2 {tt.scope = array<i64: 0, 3, 4>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %4 = tt.tanh %3 {tt.scope = array<i64: 0, 3, 4>} : tensor<4x8xf32>
+  %5 = tt.neg %4 {tt.scope = array<i64: 0, 3>} : tensor<4x8xf32>
+  %6 = tt.exp %5 {tt.scope = array<i64: 0>} : tensor<4x8xf32>
+  return %6 : tensor<4x8xf32>
+}
+
+// -----
+
 // Calls that differ (an attribute, a type, or which outside value feeds
 // which operand) are not merged: one function per equivalence class, and a
 // class of one stays inline. A function name already taken is renamed.

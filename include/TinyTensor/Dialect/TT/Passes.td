@@ -74,7 +74,11 @@ def TTOutlineRepeatedScopes : Pass<"tt-outline-repeated-scopes",
     same ops) are outlined: the first becomes a private function taking
     the outside values as arguments and returning the used values, and
     every range is replaced by a `func.call` of it. The largest ranges are
-    outlined first; ranges inside an outlined one are left in it, and
+    outlined first (ranges are compared within groups of one name and
+    size, so a larger call of a name that has no equivalent, such as a
+    `lambda` around the whole program, does not put the small `lambda`s it
+    contains ahead of the blocks around them); ranges inside an outlined
+    one are left in it, and
     ranges of fewer than `min-ops` ops stay inline (a call is a fusion
     boundary). The twelve transformer blocks of GPT-2 then compile once.
     Finally the `tt.scope` and `tt.scope_names` attributes are removed.

@@ -136,8 +136,11 @@ struct OutlineRepeatedScopesPass
           ranges[id].ops.push_back(&op);
         }
     }
-    // Calls grouped by name, largest first.
-    llvm::MapVector<StringRef, SmallVector<Range *>> byName;
+    // Calls grouped by name and size (only calls of one size can be
+    // equivalent), largest first: a network's blocks are outlined before
+    // the calls inside them, even where a larger call of the same name
+    // (another lambda) has no equivalent.
+    llvm::MapVector<std::pair<StringRef, size_t>, SmallVector<Range *>> byName;
     for (auto &[id, range] : ranges) {
       if (id < 0 || id >= static_cast<int64_t>(names.size()) ||
           range.ops.size() < minOps)
@@ -152,10 +155,10 @@ struct OutlineRepeatedScopesPass
             return op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>();
           }))
         continue;
-      byName[name.getValue()].push_back(&range);
+      byName[{name.getValue(), range.ops.size()}].push_back(&range);
     }
-    SmallVector<std::pair<StringRef, SmallVector<Range *>>> groups(
-        byName.begin(), byName.end());
+    SmallVector<std::pair<std::pair<StringRef, size_t>, SmallVector<Range *>>>
+        groups(byName.begin(), byName.end());
     SmallVector<size_t> order(groups.size());
     for (size_t i = 0; i < order.size(); ++i)
       order[i] = i;
@@ -166,7 +169,8 @@ struct OutlineRepeatedScopesPass
 
     llvm::DenseSet<Operation *> outlined;
     for (size_t index : order) {
-      auto &[name, calls] = groups[index];
+      auto &[key, calls] = groups[index];
+      StringRef name = key.first;
       // Classes of equivalent calls; a class of one stays inline.
       SmallVector<SmallVector<Range *>> classes;
       for (Range *call : calls) {
