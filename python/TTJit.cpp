@@ -21,27 +21,34 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -56,6 +63,11 @@ void initializeNativeTarget() {
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    const char *value = std::getenv("TT_LLVM_POST_RA_SCHED");
+    if (!(value && std::string(value) == "1"))
+      if (auto *option =
+              llvm::cl::getRegisteredOptions().lookup("disable-post-ra"))
+        static_cast<llvm::cl::opt<bool> *>(option)->setValue(true);
   });
 }
 
@@ -116,6 +128,64 @@ void addPackedWrappers(llvm::Module &module) {
   }
 }
 
+/// Inlines each function into its C-interface wrapper
+/// (`_mlir_ciface_<name>`, which reads the memref descriptors it is passed
+/// and calls the function with every descriptor expanded into scalars)
+/// where that call is the function's only use, and erases the function.
+/// GPT-2 124M's entry takes 163 arrays, about 900 scalars: instruction
+/// selection of that one call took 0.9 s, half of LLVM's time.
+void inlineIntoWrappers(llvm::Module &module) {
+  llvm::SmallVector<llvm::CallBase *> calls;
+  for (llvm::Function &wrapper : module) {
+    if (wrapper.isDeclaration() ||
+        !wrapper.getName().starts_with("_mlir_ciface_"))
+      continue;
+    for (llvm::Instruction &inst : llvm::instructions(wrapper))
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+        if (llvm::Function *callee = call->getCalledFunction())
+          if (!callee->isDeclaration() && callee->hasOneUse() &&
+              callee->getName() ==
+                  wrapper.getName().drop_front(strlen("_mlir_ciface_")))
+            calls.push_back(call);
+  }
+  for (llvm::CallBase *call : calls) {
+    llvm::Function *callee = call->getCalledFunction();
+    llvm::InlineFunctionInfo info;
+    if (llvm::InlineFunction(*call, info).isSuccess() && callee->use_empty())
+      callee->eraseFromParent();
+  }
+}
+
+/// Values wider than this many bits make a loop that computes on them
+/// stay rolled (16 AVX-512 registers).
+constexpr unsigned kMaxUnrolledVectorBits = 8192;
+
+/// Marks loops that compute on vectors wider than kMaxUnrolledVectorBits
+/// `llvm.loop.unroll.disable`: their body is already that much
+/// straight-line code. A layer norm's row loop over vector<768xf64> rows
+/// (96 registers per value), fully unrolled over 16 rows, was a third of
+/// GPT-2 float64's LLVM time.
+void keepWideVectorLoopsRolled(llvm::Function &fn) {
+  if (fn.isDeclaration())
+    return;
+  auto wide = [](llvm::Type *type) {
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+    return vector && vector->getPrimitiveSizeInBits().getFixedValue() >
+                         kMaxUnrolledVectorBits;
+  };
+  llvm::DominatorTree dominators(fn);
+  llvm::LoopInfo loops(dominators);
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    bool hasWide = llvm::any_of(loop->blocks(), [&](llvm::BasicBlock *block) {
+      return llvm::any_of(*block, [&](llvm::Instruction &inst) {
+        return wide(inst.getType());
+      });
+    });
+    if (hasWide)
+      llvm::addStringMetadataToLoop(loop, "llvm.loop.unroll.disable");
+  }
+}
+
 } // namespace
 
 /// LLVM's default module pipeline at `optLevel`, without the SLP
@@ -131,6 +201,8 @@ void optimizeModule(llvm::Module &m, int optLevel,
     const char *value = std::getenv("TT_LLVM_SLP");
     return value && std::string(value) == "1";
   }();
+  for (llvm::Function &fn : m)
+    keepWideVectorLoopsRolled(fn);
   llvm::PipelineTuningOptions tuning;
   tuning.SLPVectorization = slp && optLevel > 1;
   tuning.LoopVectorization = optLevel > 1;
@@ -245,6 +317,7 @@ tt::python::compileObjects(MlirModule module, int optLevel, unsigned threads) {
         llvmModule->setDataLayout((*target)->createDataLayout());
         llvmModule->setTargetTriple((*target)->getTargetTriple());
         addPackedWrappers(*llvmModule);
+        inlineIntoWrappers(*llvmModule);
         // Optimising the module as a whole took 1.7 s for GPT-2 124M,
         // in two parts 0.75 s on one thread (0.44 s on two): LLVM's
         // inliner no longer merges the outlined functions into large ones,

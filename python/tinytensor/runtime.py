@@ -77,11 +77,20 @@ def opt_level() -> int:
 #: time on CNNs). Part of the compile cache's key.
 LLVM_SLP = os.environ.get("TT_LLVM_SLP", "0").strip() == "1"
 
+#: TT_LLVM_POST_RA_SCHED=1 runs LLVM's post-register-allocation list
+#: scheduler where the CPU's scheduling model asks for it (AMD Zen's):
+#: off by default, as it is quadratic in a block's length (a quarter of
+#: GPT-2's LLVM time on a Zen 4) for no measured speed. Read once, by the
+#: first compilation; part of the compile cache's key.
+LLVM_POST_RA_SCHED = os.environ.get("TT_LLVM_POST_RA_SCHED",
+                                    "0").strip() == "1"
+
 
 def codegen_key() -> str:
     """What, besides the pipelines, decides the object code: the LLVM
-    optimisation level and TT_LLVM_SLP."""
-    return f"O{opt_level()}" + ("-slp" if LLVM_SLP else "")
+    optimisation level, TT_LLVM_SLP and TT_LLVM_POST_RA_SCHED."""
+    return (f"O{opt_level()}" + ("-slp" if LLVM_SLP else "")
+            + ("-postra" if LLVM_POST_RA_SCHED else ""))
 
 
 _libomp = None
