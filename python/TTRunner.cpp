@@ -417,7 +417,7 @@ private:
   size_t parameters;
   nb::object empty;
   PyTypeObject *ndarray;
-  nb::object ndarrayObject;
+  nb::object ndarrayObject; // the reference that keeps `ndarray` alive
   nb::tuple names, closure;
   nb::dict globals;
   std::vector<std::shared_ptr<Entry>> entries;
