@@ -264,10 +264,7 @@ public:
     if (!scopeIsFree())
       return nb::none();
     std::shared_ptr<Entry> entry;
-    size_t outputCount = 0;
-    for (const auto &e : entries)
-      outputCount = std::max(outputCount, e->outputs.size());
-    Runner::Views views(parameters + outputCount);
+    Runner::Views views(parameters + maxOutputs);
     for (size_t i = 0; i < parameters; ++i)
       if (!views.acquire(PyTuple_GET_ITEM(args, i), /*writable=*/false))
         return nb::none();
@@ -340,6 +337,7 @@ public:
     entry->runnerObject = nb::borrow(runnerObject);
     for (auto &[shape, dtype] : outputs)
       entry->outputs.emplace_back(std::move(shape), std::move(dtype));
+    maxOutputs = std::max(maxOutputs, entry->outputs.size());
     entries.push_back(std::move(entry));
   }
 
@@ -421,6 +419,8 @@ private:
   nb::tuple names, closure;
   nb::dict globals;
   std::vector<std::shared_ptr<Entry>> entries;
+  /// The most outputs of any specialisation added (views to reserve).
+  size_t maxOutputs = 0;
   uint64_t tick = 0, synced = 0;
 };
 
