@@ -33,8 +33,13 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
   // float16/bfloat16 arithmetic in f32, uint8 stored as i8: the passes
   // below see neither.
   pm.addPass(tt::createTTLegalizeTypes());
-  // First, before CSE can merge ops across the repeated calls. Without
-  // outlining, the scope attributes are dropped by the same pass.
+  // Before outlining: a network's values stay channels last across the
+  // calls of its repeated blocks (the pass moves transposes within one
+  // function), and the blocks it rewrote alike stay alike.
+  if (options.convMatmul && options.channelsLast)
+    pm.addPass(tt::createTTChannelsLast());
+  // Before CSE can merge ops across the repeated calls. Without outlining,
+  // the scope attributes are dropped by the same pass.
   tt::TTOutlineRepeatedScopesOptions outline;
   if (!options.outline)
     outline.minOps = std::numeric_limits<unsigned>::max();
@@ -45,11 +50,6 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
   if (options.sinkRowSelections) {
     pm.addPass(tt::createTTSinkRowSelections());
     pm.addPass(createCanonicalizerPass());
-  }
-  if (options.convMatmul && options.channelsLast) {
-    pm.addPass(tt::createTTChannelsLast());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
   }
   pm.addPass(tt::createConvertTTToLinalg());
   if (options.convMatmul) {

@@ -471,7 +471,7 @@ class Compiled:
                 mapping = {id(a): trace.capture(a) for a in scope}
                 pargs, pkwargs = self._build(args)
                 traced = _with_scope(fn, mapping)
-                with ScopeRecorder(trace.builder) as scopes:
+                with ScopeRecorder(trace.builder, trace) as scopes:
                     out = traced(*pargs, **pkwargs)
                 leaves, self._out_def = pytree.flatten(
                     out, "the result", _result_leaf, number_lists=False)

@@ -73,6 +73,10 @@ class TraceContext:
         #: confirms it (a fixed bound that happens to equal the traced size
         #: is then refused).
         self.dynamic_sizes: Dict[int, tuple] = {}
+        #: The ScopeRecorder of this trace while one is active, else None:
+        #: a front end whose source calls the profile hook cannot see (the
+        #: modules of a torch.fx graph) names them with `module_scopes`.
+        self.scopes: Optional["ScopeRecorder"] = None
 
     def dynamic_iota(self, n: int) -> Optional["Tracer"]:
         """0, 1, ..., n - 1 as int32 made from the run-time size of the
@@ -233,26 +237,51 @@ class ScopeRecorder:
     scopes. Not installed
     when another profiler is active (ops then have no scopes)."""
 
-    def __init__(self, builder):
+    def __init__(self, builder, trace: Optional[TraceContext] = None):
         self.builder = builder
         self.names: List[str] = []
         self._stack: List[tuple] = []
         self._previous = None
         self.active = False
         self._torch = _torch_dir()
+        self._trace = trace
+        #: Front-end scopes (`module_scopes`): the key of each source call
+        #: -> its id, and the ids of the current node's calls.
+        self._keys: Dict[object, int] = {}
+        self._modules: List[int] = []
 
     def __enter__(self):
         if sys.getprofile() is None:
             sys.setprofile(self._event)
             self.active = True
+        if self._trace is not None:
+            self._trace.scopes = self
         return self
 
     def __exit__(self, *exc):
         if self.active:
             sys.setprofile(None)
             self.active = False
+        if self._trace is not None:
+            self._trace.scopes = None
         self._stack.clear()
+        self._modules = []
         self.builder.scope = None
+
+    def module_scopes(self, calls: Sequence[Tuple[object, str]]) -> None:
+        """Sets the source calls of the ops traced next, inside those the
+        profile hook sees: `calls` lists (key, name) pairs, outermost
+        first, where equal keys are one call (tinytensor.torch passes a
+        graph node's module calls: the call's key in torch's module stack
+        and the module's class name). An empty list ends them."""
+        ids = []
+        for key, name in calls:
+            if key not in self._keys:
+                self.names.append(name)
+                self._keys[key] = len(self.names) - 1
+            ids.append(self._keys[key])
+        self._modules = ids
+        self._update()
 
     def _event(self, frame, event, arg):
         if event == "call":
@@ -275,8 +304,8 @@ class ScopeRecorder:
                 self._update()
 
     def _update(self):
-        self.builder.scope = ir.DenseI64ArrayAttr.get(
-            [i for _, i in self._stack]) if self._stack else None
+        ids = [i for _, i in self._stack] + self._modules
+        self.builder.scope = ir.DenseI64ArrayAttr.get(ids) if ids else None
 
     def names_attribute(self) -> Optional[ir.Attribute]:
         """`tt.scope_names` for the traced function, None without scopes."""

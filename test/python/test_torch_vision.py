@@ -164,6 +164,66 @@ def test_resnet_basic_block():
     check(block, torch.randn(2, 16, 9, 9), rtol=1e-4, atol=1e-4)
 
 
+class Stack(nn.Module):
+    """A stem, three identical basic blocks, a wider one and a head: the
+    three compile as one function called three times."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 16, 3, padding=1)
+        self.blocks = nn.Sequential(BasicBlock(), BasicBlock(), BasicBlock())
+        self.widen = nn.Conv2d(16, 24, 1)
+        self.last = BasicBlock(24)
+        self.head = nn.Linear(24, 5)
+
+    def forward(self, x):
+        x = self.last(self.widen(self.blocks(F.relu(self.stem(x)))))
+        return self.head(x.mean(dim=(2, 3)))
+
+
+def _randomise_batch_norms(model):
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.normal_()
+                m.running_var.uniform_(0.5, 2.0)
+                m.weight.uniform_(0.5, 1.5)
+
+
+def test_repeated_blocks_compile_once(monkeypatch):
+    """The module calls torch.export records (nn_module_stack) are scopes
+    for tt-outline-repeated-scopes: identical blocks are one function, its
+    constants (the batch norms' epsilon) inside it, channels last across
+    the calls; leaf modules (a batch norm) are not scopes."""
+    monkeypatch.setenv("TT_CACHE", "0")
+    model = Stack().eval()
+    _randomise_batch_norms(model)
+    x = torch.randn(2, 3, 10, 7)
+    compiled = ttorch.compile(model, (x,), output_type="linalg-on-tensors")
+    text = str(compiled)
+    assert text.count("func.func private @BasicBlock(") == 1
+    assert text.count("call @BasicBlock(") == 3
+    assert "BatchNorm2d" not in text
+    # Channels last: the input's transpose and the weights' of the blocks.
+    block = text[text.index("@BasicBlock("):text.index("func.func @")]
+    assert "tensor<2x16x10x7xf32>" not in block
+    assert "9.99999974E-6" in block
+    check(model, x, rtol=1e-4, atol=1e-4)
+
+
+def test_repeated_blocks_inline_when_outlining_is_off(monkeypatch):
+    from tinytensor import compiler
+    monkeypatch.setenv("TT_CACHE", "0")
+    monkeypatch.setattr(compiler, "_OPTIMIZE_OPTIONS",
+                        "outline-repeated=false")
+    model = Stack().eval()
+    _randomise_batch_norms(model)
+    x = torch.randn(2, 3, 10, 7)
+    text = str(ttorch.compile(model, (x,), output_type="linalg-on-tensors"))
+    assert "call @" not in text
+    check(model, x, rtol=1e-4, atol=1e-4)
+
+
 def test_max_pool_indices_match_eager():
     # The index of each window's first largest input, in the flattened
     # plane (what MaxUnpool2d and max pooling's backward read).

@@ -145,6 +145,36 @@ def _node_location(node: torch.fx.Node):
     return loc
 
 
+def _module_calls(node: torch.fx.Node, parents) -> List[Tuple[str, str]]:
+    """The module calls a graph node was traced in, outermost first, as
+    (call key, class name) pairs: the scopes of its ops, by which
+    tt-outline-repeated-scopes compiles identical blocks of a network (the
+    layers of a transformer, a ResNet's repeated blocks) once. Only calls
+    of modules that call others (`parents`: their keys) are scopes: a leaf
+    module (a batch norm, an activation) outlined would be a fusion
+    boundary in every block. The root module is not a scope."""
+    stack = node.meta.get("nn_module_stack")
+    if not stack:
+        return []
+    calls = []
+    for key, (path, cls) in stack.items():
+        if not path or key not in parents:
+            continue
+        name = getattr(cls, "__name__", None) or str(cls).rsplit(".", 1)[-1]
+        calls.append((key, name))
+    return calls
+
+
+def _parent_modules(graph: torch.fx.Graph) -> set:
+    """The nn_module_stack keys of module calls with calls inside them."""
+    parents = set()
+    for node in graph.nodes:
+        stack = node.meta.get("nn_module_stack")
+        if stack:
+            parents.update(list(stack)[:-1])
+    return parents
+
+
 def _empty_result(node):
     """A node's result when it is a tensor with no elements and a static
     shape: zeros of that shape (it has no values to compute), else None."""
@@ -362,6 +392,7 @@ class GraphProgram:
 
         self._env = env
         self._generator = random.Generator(self._rng_seed)
+        parents = _parent_modules(self.graph)
         for node in self.graph.nodes:
             if node.op == "placeholder":
                 if node.name in user:
@@ -378,6 +409,9 @@ class GraphProgram:
                 trace = current_trace()
                 if trace is not None:  # the ops' location: the model's
                     trace.builder.location = _node_location(node)
+                    if trace.scopes is not None:
+                        trace.scopes.module_scopes(
+                            _module_calls(node, parents))
                 try:
                     env[node] = self._call(node, args, kwargs)
                 except (UnsupportedOpError, TypeError, ValueError) as e:
@@ -389,6 +423,8 @@ class GraphProgram:
                 finally:
                     if trace is not None:
                         trace.builder.location = None
+                        if trace.scopes is not None:
+                            trace.scopes.module_scopes(())
             elif node.op == "output":
                 outputs = pytree.tree_flatten(
                     pytree.tree_map(load, node.args[0]))[0]

@@ -124,3 +124,22 @@ func.func @patches(%x: tensor<2x3x32x32xf32>, %w: tensor<8x3x16x16xf32>) -> tens
   %2 = tt.transpose %1 [0, 2, 1] : tensor<2x8x4xf32> -> tensor<2x4x8xf32>
   return %2 : tensor<2x4x8xf32>
 }
+
+// -----
+
+// The ops the pass makes take the source calls (tt.scope) of the op they
+// replace: tt-outline-repeated-scopes, which runs next, then finds each
+// call's ops together.
+// CHECK-LABEL: func.func @scopes
+// CHECK: tt.transpose %arg0 [0, 2, 3, 1] {tt.scope = array<i64: 0>}
+// CHECK: tt.conv {{.*}} {channels_last, tt.scope = array<i64: 0>}
+// CHECK: tt.reshape %arg2 [1, 1, 1, 16] {tt.scope = array<i64: 0>}
+// CHECK: tt.mul {{.*}} {tt.scope = array<i64: 0>}
+// CHECK: tt.transpose {{.*}} [0, 3, 1, 2] {tt.scope = array<i64: 0>}
+func.func @scopes(%x: tensor<2x8x9x9xf32>, %w: tensor<16x8x1x1xf32>, %s: tensor<16xf32>) -> tensor<2x16x9x9xf32>
+    attributes {tt.scope_names = ["m"]} {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 1 {tt.scope = array<i64: 0>} : (tensor<2x8x9x9xf32>, tensor<16x8x1x1xf32>) -> tensor<2x16x9x9xf32>
+  %1 = tt.reshape %s [1, 16, 1, 1] {tt.scope = array<i64: 0>} : tensor<16xf32> -> tensor<1x16x1x1xf32>
+  %2 = tt.mul %0, %1 {tt.scope = array<i64: 0>} : (tensor<2x16x9x9xf32>, tensor<1x16x1x1xf32>) -> tensor<2x16x9x9xf32>
+  return %2 : tensor<2x16x9x9xf32>
+}

@@ -138,3 +138,51 @@ func.func @two_classes(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf
   %7 = tt.exp %6 {tt.scope = array<i64: 3>} : tensor<4x8xf32>
   return %7 : tensor<4x8xf32>
 }
+
+// -----
+
+// Constants are not part of any range (a pass before this one may have
+// hoisted and merged them): a constant equal in every call (here one op
+// used by both) is copied into the function; one that differs between the
+// calls is an argument.
+// CHECK-LABEL: func.func private @c(
+// CHECK-SAME:    %{{.*}}: tensor<3xf32>, %[[K:.*]]: tensor<f32>)
+// CHECK:         %[[HALF:.*]] = tt.constant dense<5.000000e-01>
+// CHECK:         tt.mul %{{.*}}, %[[HALF]]
+// CHECK:         tt.add %{{.*}}, %[[K]]
+// CHECK-LABEL: func.func @constants
+// CHECK:         %[[ONE:.*]] = tt.constant dense<1.000000e+00>
+// CHECK:         %[[A:.*]] = call @c(%{{.*}}, %[[ONE]])
+// CHECK:         %[[TWO:.*]] = tt.constant dense<2.000000e+00>
+// CHECK:         call @c(%[[A]], %[[TWO]])
+func.func @constants(%x: tensor<3xf32>) -> tensor<3xf32>
+    attributes {tt.scope_names = ["c", "c"]} {
+  %half = tt.constant dense<0.5> : tensor<f32>
+  %0 = tt.exp %x {tt.scope = array<i64: 0>} : tensor<3xf32>
+  %1 = tt.mul %0, %half {tt.scope = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %one = tt.constant {tt.scope = array<i64: 0>} dense<1.0> : tensor<f32>
+  %2 = tt.add %1, %one {tt.scope = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %3 = tt.exp %2 {tt.scope = array<i64: 1>} : tensor<3xf32>
+  %4 = tt.mul %3, %half {tt.scope = array<i64: 1>} : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %two = tt.constant {tt.scope = array<i64: 1>} dense<2.0> : tensor<f32>
+  %5 = tt.add %4, %two {tt.scope = array<i64: 1>} : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %5 : tensor<3xf32>
+}
+
+// -----
+
+// Two calls of one name with the same ops (a module whose only work is
+// calling another module of its class) are one range, not two calls to
+// outline twice (this crashed).
+// CHECK-LABEL: func.func private @s(
+// CHECK-LABEL: func.func @same_ops
+// CHECK-COUNT-2: call @s(
+// CHECK-NOT:     call
+func.func @same_ops(%x: tensor<3xf32>) -> tensor<3xf32>
+    attributes {tt.scope_names = ["s", "s", "s", "s"]} {
+  %0 = tt.exp %x {tt.scope = array<i64: 0, 1>} : tensor<3xf32>
+  %1 = tt.neg %0 {tt.scope = array<i64: 0, 1>} : tensor<3xf32>
+  %2 = tt.exp %1 {tt.scope = array<i64: 2, 3>} : tensor<3xf32>
+  %3 = tt.neg %2 {tt.scope = array<i64: 2, 3>} : tensor<3xf32>
+  return %3 : tensor<3xf32>
+}

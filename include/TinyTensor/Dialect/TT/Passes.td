@@ -65,15 +65,24 @@ def TTOutlineRepeatedScopes : Pass<"tt-outline-repeated-scopes",
     `tt.scope` attribute (`array<i64>`, outermost call first) whose ids
     index the enclosing function's `tt.scope_names` (an array of strings,
     the called functions' names). TinyTensor's NumPy tracer does this for
-    every Python function the traced code calls.
+    every Python function the traced code calls; its PyTorch front end for
+    every call of a module that calls other modules (the graph's
+    `nn_module_stack`, named by the module's class: a ResNet's
+    `BasicBlock`, a transformer's layer; leaf modules such as a batch norm
+    are not scopes, they would only cut fusion).
 
-    The ops of one call form a range in the function body. Ranges of calls
-    of the same name that are structurally identical (the same ops, with
-    the same attributes and types, consuming values from outside the range
-    in the same order, and producing the values used after it from the
-    same ops) are outlined: the first becomes a private function taking
-    the outside values as arguments and returning the used values, and
-    every range is replaced by a `func.call` of it. The largest ranges are
+    The ops of one call form a range in the function body; constants are
+    in no range (a pass before this one may have hoisted and merged them).
+    Ranges of calls of the same name that are structurally identical (the
+    same ops, with the same attributes and types, consuming values from
+    outside the range in the same order, and producing the values used
+    after it from the same ops) are outlined: the first becomes a private
+    function taking the outside values as arguments and returning the
+    used values, and every range is replaced by a `func.call` of it.
+    Constants that are the same in every call are copied into the
+    function instead of being arguments; calls of one name with the very
+    same ops (a module that only calls another of its class) are one
+    range. The largest ranges are
     outlined first (ranges are compared within groups of one name and
     size, so a larger call of a name that has no equivalent, such as a
     `lambda` around the whole program, does not put the small `lambda`s it
@@ -145,6 +154,11 @@ def TTChannelsLast : Pass<"tt-channels-last"> {
       pooling).
 
     A transpose that moves only dimensions of size 1 becomes a reshape.
+    The ops the pass makes take the `tt.scope` of the op they replace, so
+    that tt-outline-repeated-scopes, which runs after this pass, finds the
+    calls of a network's repeated blocks whole and alike (channels last
+    inside and between them); a module without convolutions is left as it
+    is.
     What remains is one transpose at each place where a channels-last
     value meets an op that needs the other order (usually the function's
     input and the classifier's flatten, which is a reshape by then).

@@ -505,11 +505,34 @@ struct ComposeMoving : public OpRewritePattern<TransposeOp> {
   }
 };
 
+/// Gives the ops a pattern makes the `tt.scope` (the source calls, see
+/// tt-outline-repeated-scopes, which runs next) of the op it rewrites.
+struct KeepScopes : public RewriterBase::Listener {
+  static constexpr StringLiteral kScope = "tt.scope";
+  Attribute scope;
+  void notifyPatternBegin(const Pattern &, Operation *op) override {
+    scope = op->getAttr(kScope);
+  }
+  void notifyPatternEnd(const Pattern &, LogicalResult) override {
+    scope = nullptr;
+  }
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    if (scope && !op->hasAttr(kScope))
+      op->setAttr(kScope, scope);
+  }
+};
+
 struct TTChannelsLastPass
     : public tt::impl::TTChannelsLastBase<TTChannelsLastPass> {
   using TTChannelsLastBase::TTChannelsLastBase;
 
   void runOnOperation() override {
+    // Without convolutions nothing moves: the program is left as it is
+    // (no folding either; tt-outline-repeated-scopes runs next).
+    if (!getOperation()
+             ->walk([](ConvOp) { return WalkResult::interrupt(); })
+             .wasInterrupted())
+      return;
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<
@@ -521,8 +544,11 @@ struct TTChannelsLastPass
     TransposeOp::getCanonicalizationPatterns(patterns, ctx);
     ReshapeOp::getCanonicalizationPatterns(patterns, ctx);
     // Transposes only move down, towards the results: the rewriting ends.
+    KeepScopes keepScopes;
+    GreedyRewriteConfig config;
+    config.setListener(&keepScopes);
     if (failed(tt::applyPatterns(*this, getOperation(), std::move(patterns),
-                                 tt::Convergence::Required)))
+                                 tt::Convergence::Required, config)))
       return;
     getOperation()->walk([](TransposeOp op) { op->removeAttr(kMovingAttr); });
   }

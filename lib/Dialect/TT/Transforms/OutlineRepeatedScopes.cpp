@@ -90,6 +90,39 @@ bool equivalent(const Range &a, const Range &b) {
   return true;
 }
 
+/// Whether `op` is a constant: constants are not part of any range (a
+/// pass before this one may have hoisted and merged them), a range's
+/// constant operands are inputs, and those equal in every call of a class
+/// are copied into the outlined function (see `sharedConstants`).
+bool isConstant(Operation *op) {
+  return op->hasTrait<OpTrait::ConstantLike>() && op->getNumRegions() == 0 &&
+         op->getNumOperands() == 0;
+}
+
+/// For each input of the calls in `members`: whether it is the same
+/// constant (equal ops) in all of them.
+SmallVector<bool> sharedConstants(ArrayRef<Range *> members,
+                                  const IRMapping &replaced) {
+  SmallVector<bool> shared;
+  for (size_t i = 0; i < members.front()->inputs.size(); ++i) {
+    Operation *def = members.front()->inputs[i].getDefiningOp();
+    shared.push_back(
+        def && isConstant(def) && llvm::all_of(members, [&](Range *call) {
+          // (Values an earlier call replaced are results of
+          // erased ops: never constants.)
+          Value value = call->inputs[i];
+          if (replaced.contains(value))
+            return false;
+          Operation *other = value.getDefiningOp();
+          return other && OperationEquivalence::isEquivalentTo(
+                              def, other,
+                              OperationEquivalence::IgnoreLocations |
+                                  OperationEquivalence::IgnoreDiscardableAttrs);
+        }));
+  }
+  return shared;
+}
+
 std::string symbolName(StringRef name) {
   std::string out;
   for (char c : name)
@@ -125,11 +158,15 @@ struct OutlineRepeatedScopesPass
     if (!fn.getBody().hasOneBlock())
       return;
     Block &body = fn.getBody().front();
-    // The ops of each scope id, in block order, and whether contiguous.
+    // The ops of each scope id, in block order, and whether contiguous
+    // (constants aside).
     llvm::MapVector<int64_t, Range> ranges;
     llvm::DenseMap<Operation *, size_t> position;
-    for (auto [i, op] : llvm::enumerate(body)) {
-      position[&op] = i;
+    size_t next = 0;
+    for (Operation &op : body) {
+      if (isConstant(&op))
+        continue;
+      position[&op] = next++;
       if (auto scopes = op.getAttrOfType<DenseI64ArrayAttr>(kScope))
         for (int64_t id : scopes.asArrayRef()) {
           ranges[id].id = id;
@@ -173,9 +210,14 @@ struct OutlineRepeatedScopesPass
       StringRef name = key.first;
       // Classes of equivalent calls; a class of one stays inline.
       SmallVector<SmallVector<Range *>> classes;
+      // Calls of one name with the same ops (a module that only calls
+      // another of its class) are one range.
+      llvm::DenseSet<Operation *> starts;
       for (Range *call : calls) {
-        if (llvm::any_of(call->ops,
-                         [&](Operation *op) { return outlined.contains(op); }))
+        if (llvm::any_of(
+                call->ops,
+                [&](Operation *op) { return outlined.contains(op); }) ||
+            !starts.insert(call->ops.front()).second)
           continue;
         // Now: an earlier outlining may have replaced values it uses.
         call->inputs.clear();
@@ -199,28 +241,32 @@ struct OutlineRepeatedScopesPass
           continue;
         for (Value &input : members.front()->inputs)
           input = replaced.lookupOrDefault(input);
-        func::FuncOp callee = createFunction(fn, name, *members.front(),
-                                             names, symbols);
+        SmallVector<bool> copied = sharedConstants(members, replaced);
+        func::FuncOp callee =
+            createFunction(fn, name, *members.front(), copied, names, symbols);
         worklist.push_back(callee);
         for (Range *call : members) {
           for (Operation *op : call->ops)
             outlined.insert(op);
           for (Value &input : call->inputs)
             input = replaced.lookupOrDefault(input);
-          replaceWithCall(*call, callee, replaced);
+          replaceWithCall(*call, callee, copied, replaced);
         }
       }
     }
   }
 
-  /// A private function computing `range` (a clone of its ops).
+  /// A private function computing `range` (a clone of its ops), with the
+  /// inputs marked in `copied` (constants) copied into it rather than
+  /// taken as arguments.
   func::FuncOp createFunction(func::FuncOp parent, StringRef name,
-                              const Range &range, ArrayAttr names,
-                              SymbolTable &symbols) {
+                              const Range &range, ArrayRef<bool> copied,
+                              ArrayAttr names, SymbolTable &symbols) {
     OpBuilder builder(parent);
     SmallVector<Type> inputs, results;
-    for (Value v : range.inputs)
-      inputs.push_back(v.getType());
+    for (auto [v, copy] : llvm::zip(range.inputs, copied))
+      if (!copy)
+        inputs.push_back(v.getType());
     for (Value v : range.outputs)
       results.push_back(v.getType());
     auto callee = func::FuncOp::create(builder, range.ops.front()->getLoc(),
@@ -231,9 +277,17 @@ struct OutlineRepeatedScopesPass
     symbols.insert(callee); // renames it if the name is taken
     Block *entry = callee.addEntryBlock();
     IRMapping map;
-    for (auto [v, arg] : llvm::zip(range.inputs, entry->getArguments()))
-      map.map(v, arg);
     builder.setInsertionPointToStart(entry);
+    auto arg = entry->args_begin();
+    for (auto [v, copy] : llvm::zip(range.inputs, copied)) {
+      if (!copy) {
+        map.map(v, *arg++);
+        continue;
+      }
+      Operation *constant = builder.clone(*v.getDefiningOp());
+      constant->removeAttr(kScope);
+      map.map(v, constant->getResult(0));
+    }
     bool nested = false;
     for (Operation *op : range.ops) {
       Operation *copy = builder.clone(*op, map);
@@ -258,11 +312,25 @@ struct OutlineRepeatedScopesPass
     return callee;
   }
 
+  /// Replaces `range` with a call of `callee`, which takes the inputs not
+  /// `copied` into it.
   void replaceWithCall(const Range &range, func::FuncOp callee,
-                       IRMapping &replaced) {
-    OpBuilder builder(range.ops.front());
-    auto call = func::CallOp::create(builder, range.ops.front()->getLoc(),
-                                     callee, range.inputs);
+                       ArrayRef<bool> copied, IRMapping &replaced) {
+    Operation *first = range.ops.front();
+    SmallVector<Value> operands;
+    for (auto [v, copy] : llvm::zip(range.inputs, copied)) {
+      if (copy)
+        continue;
+      operands.push_back(v);
+      // A constant among the range's ops is used by the call before it.
+      Operation *def = v.getDefiningOp();
+      if (def && def->getBlock() == first->getBlock() &&
+          first->isBeforeInBlock(def))
+        def->moveBefore(first);
+    }
+    OpBuilder builder(first);
+    auto call =
+        func::CallOp::create(builder, first->getLoc(), callee, operands);
     for (auto [v, result] : llvm::zip(range.outputs, call.getResults())) {
       Value(v).replaceAllUsesWith(result);
       replaced.map(v, result);
