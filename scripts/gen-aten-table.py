@@ -23,7 +23,8 @@ FAMILIES = [
         "addcmul", "addcdiv", "lerp", "isnan", "isinf", "isfinite"]),
     ("Elementwise functions", [
         "exp", "log", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "relu",
-        "gelu", "leaky_relu", "elu", "rrelu_with_noise_backward", "fmax",
+        "gelu", "hardswish", "hardsigmoid", "silu", "leaky_relu", "elu",
+        "rrelu_with_noise_backward", "fmax",
         "fmin", "signbit", "ldexp", "fake_quantize_per_tensor_affine_cachemask", "hardtanh", "sin", "cos", "floor", "ceil", "trunc",
         "round", "sign", "log1p", "expm1", "exp2", "log2", "atan", "atan2",
         "arctan2", "tan", "asin", "acos", "sinh", "cosh", "asinh", "acosh",

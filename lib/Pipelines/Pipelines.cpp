@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -233,45 +234,53 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   if (options.outline)
     pm.addPass(tt::createTTOutlineLoops());
+  // From here on most passes need nothing outside the function they
+  // change: they run nested, on the context's threads, one function (the
+  // entry, each loop nest tt-outline-loops made) at a time.
   if (options.threads != 1) {
     ConvertSCFToOpenMPPassOptions openmp;
     openmp.numThreads = options.threads;
     pm.addPass(createConvertSCFToOpenMPPass(openmp));
     // Drops the memref.alloca_scope it wraps loop bodies in when they
     // allocate nothing on the stack.
-    pm.addPass(tt::createTTInlineAllocaScopes());
-    pm.addPass(createCanonicalizerPass());
+    OpPassManager &scopes = pm.nest<func::FuncOp>();
+    scopes.addPass(tt::createTTInlineAllocaScopes());
+    scopes.addPass(createCanonicalizerPass());
   }
+  OpPassManager &math = pm.nest<func::FuncOp>();
   if (options.fastMath)
-    pm.addPass(tt::createTTApproximateMath());
-  pm.addPass(tt::createTTCPUExpandBF16());
+    math.addPass(tt::createTTApproximateMath());
+  math.addPass(tt::createTTCPUExpandBF16());
   // math.ipowi (integer tt.pow) has no LLVM or libm lowering: expand it into
   // a helper function first.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(tt::createTTEmitCInterface());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(tt::createTTLowerDynamicExpandShapes());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(createLowerAffinePass());
+  loops.addPass(createSCFToControlFlowPass());
+  loops.addPass(tt::createTTLowerDynamicExpandShapes());
+  loops.addPass(memref::createExpandStridedMetadataPass());
+  loops.addPass(createLowerAffinePass());
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = options.genericAlloc;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(tt::createTTConvertMPIToLLVM());
-  pm.addPass(createConvertMathToLLVMPass());
+  pm.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
   // Before the vector conversion: libm calls on vectors are made per element
   // with vector.extract/insert.
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToLLVMPass());
   pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
+  OpPassManager &scalars = pm.nest<func::FuncOp>();
+  scalars.addPass(createArithToLLVMConversionPass());
+  scalars.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  OpPassManager &rest = pm.nest<LLVM::LLVMFuncOp>();
+  rest.addPass(createUBToLLVMConversionPass());
+  rest.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(tt::createTTMPIRuntimeCalls());
-  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createCanonicalizerPass());
 }
 
 /// The CUDA toolkit (ptxas, libdevice): the option, else $CUDA_HOME,

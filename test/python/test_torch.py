@@ -104,6 +104,41 @@ def test_tinymodel_llvm_module_ops():
     assert all(name.startswith("llvm.") for name in names), names
 
 
+def _count_exports(monkeypatch):
+    calls = []
+    real = torch.export.export
+
+    def export(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(torch.export, "export", export)
+    return calls
+
+
+def test_capture_is_one_trace(monkeypatch):
+    """The ATen program comes from one trace (torch.export's tracer below
+    autograd), not torch.export.export's training IR traced again by
+    run_decompositions; TT_EXPORT_ONE_TRACE=0 goes back to that."""
+    monkeypatch.setenv("TT_CACHE", "0")
+    calls = _count_exports(monkeypatch)
+    model = nn.Sequential(nn.Linear(4, 8), nn.Hardswish(), nn.ReLU(),
+                          nn.Linear(8, 3)).eval()
+    x = torch.randn(5, 4)
+    check(model, x)
+    assert calls == []
+    monkeypatch.setenv("TT_EXPORT_ONE_TRACE", "0")
+    check(model, x)
+    assert calls == [1]
+
+
+def test_capture_decomposes_ops_the_importer_lacks(monkeypatch):
+    """An op the one trace leaves whole and the importer does not have
+    (aten.mish) is decomposed to core ATen ops."""
+    monkeypatch.setenv("TT_CACHE", "0")
+    model = nn.Sequential(nn.Linear(4, 8), nn.Mish(), nn.Linear(8, 3)).eval()
+    check(model, torch.randn(5, 4))
+
+
 def test_compile_default_output_type_is_linalg():
     text = str(ttorch.compile(TinyModel(), torch.randn(1, 4)))
     assert "linalg.generic" in text and "tt." not in text

@@ -151,13 +151,30 @@ def test_scaled_dot_product_attention_shapes():
           q, k, v, rtol=1e-4, atol=1e-5)
 
 
-def test_scaled_dot_product_attention_dropout_is_refused():
+def test_scaled_dot_product_attention_dropout_is_refused(monkeypatch):
+    # Through torch.export's training IR (dynamic shapes; here forced),
+    # attention stays one op, which has no dropout.
     from tinytensor.torch import UnsupportedOpError
+    monkeypatch.setenv("TT_EXPORT_ONE_TRACE", "0")
     q = torch.randn(1, 2, 3, 4)
     model = Fn(lambda a: F.scaled_dot_product_attention(a, a, a,
                                                         dropout_p=0.5))
     with pytest.raises(UnsupportedOpError, match="dropout_p=0.5"):
         ttorch.jit(model)(q)
+
+
+def test_scaled_dot_product_attention_dropout_drops():
+    # The one-trace capture decomposes attention with dropout into its
+    # product, softmax and native_dropout: with values of ones, each output
+    # is the kept weights' sum over 1 - p, 1 on average, not always 1.
+    q, k = torch.randn(2, 4, 128, 8), torch.randn(2, 4, 256, 8)
+    v = torch.ones(2, 4, 256, 8)
+    model = Fn(lambda q, k, v: F.scaled_dot_product_attention(
+        q, k, v, dropout_p=0.5))
+    out = ttorch.jit(model)(q, k, v)
+    assert out.shape == (2, 4, 128, 8)
+    assert abs(out.mean().item() - 1.0) < 0.05
+    assert out.std().item() > 0.01
 
 
 def test_cat_skips_legacy_empty_and_empty_buffers():

@@ -287,6 +287,8 @@ FUNCTIONS = {
                                [A]),
     "F.tanh_sigmoid": (lambda x: F.tanh(x) + F.sigmoid(x), [A]),
     "F.silu": (F.silu, [A]),
+    "F.hardswish_hardsigmoid": (lambda x: (F.hardswish(x * 4),
+                                           F.hardsigmoid(x * 4)), [A]),
     "F.leaky_relu": (lambda x: F.leaky_relu(x, 0.1), [A]),
     "F.softplus": (F.softplus, [A]),
     "F.relu6": (F.relu6, [A]),

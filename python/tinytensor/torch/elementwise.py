@@ -179,6 +179,10 @@ ATEN_OPS = {
     "erf": lambda x: _erf(x),
     "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
     "relu": lambda x: np.maximum(x, 0), "gelu": _gelu,
+    # As PyTorch's decompositions write them.
+    "hardswish": lambda x: x * _clamp(x + 3, 0, 6) / 6,
+    "hardsigmoid": lambda x: _clamp(x + 3, 0, 6) / 6,
+    "silu": lambda x: x * (1 / (1 + np.exp(-x))),
     "maximum": np.maximum, "minimum": np.minimum,
     "clamp": lambda x, min=None, max=None: _clamp(x, min, max),
     "clamp_min": lambda x, min: np.maximum(x, min),

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
+import os
 import re
 import threading
 import warnings
@@ -563,24 +564,59 @@ def _register_library_pytrees(model: torch.nn.Module) -> None:
     register_cache_pytrees_for_model(model)
 
 
+def _importable(ep) -> bool:
+    """Whether the importer has every op of an exported program."""
+    return all(_op_name(node.target) in ATEN_OPS or
+               _op_name(node.target) in ("getitem", "sym_size", "as_strided")
+               for node in ep.graph.nodes if node.op == "call_function")
+
+
+def _export_aten(model, inputs):
+    """The model's ATen program from one trace, or None.
+
+    torch.export.export records the training IR (before autograd, with
+    in-place ops) and `run_decompositions` traces that again to reach ATen
+    ops: two traces of the model (MobileNetV3-small: 0.4 + 1.2 s). Its
+    non-strict tracer can also stop below autograd, functional, in one
+    trace (torch.export's own `_export(pre_dispatch=False)`, what
+    torch.export produced before its training IR; 0.8 s), leaving some
+    composite ops whole (`hardswish`, `mish`). None when that tracer fails
+    (the usual path then reports the model's error) or with
+    TT_EXPORT_ONE_TRACE=0."""
+    if os.environ.get("TT_EXPORT_ONE_TRACE", "1") == "0":
+        return None
+    try:
+        from torch.export._trace import _export as export_aten
+        return export_aten(model, inputs, strict=False, pre_dispatch=False)
+    except Exception:
+        return None
+
+
 def _export(model, inputs, dynamic_shapes=None):
     _register_library_pytrees(model)
     with warnings.catch_warnings():
         # PyTorch's own pytree internals warn about their deprecated API.
         warnings.filterwarnings("ignore", category=FutureWarning,
                                 message=".*LeafSpec.*")
-        try:
-            ep = torch.export.export(model, inputs,
-                                     dynamic_shapes=dynamic_shapes)
-        except Exception as error:
-            if "data-dependent" not in str(error):
-                raise
-            # int(tensor), float(tensor), tensor.item(): Dynamo's (strict)
-            # export records them as aten.item / _local_scalar_dense where
-            # the non-strict one needs a concrete value.
-            ep = torch.export.export(model, inputs,
-                                     dynamic_shapes=dynamic_shapes,
-                                     strict=True)
+        ep = _export_aten(model, inputs) if dynamic_shapes is None else None
+        if ep is not None and _importable(ep):
+            return ep
+        if ep is None:
+            try:
+                ep = torch.export.export(model, inputs,
+                                         dynamic_shapes=dynamic_shapes)
+            except Exception as error:
+                if "data-dependent" not in str(error):
+                    raise
+                # int(tensor), float(tensor), tensor.item(): Dynamo's
+                # (strict) export records them as aten.item /
+                # _local_scalar_dense where the non-strict one needs a
+                # concrete value.
+                ep = torch.export.export(model, inputs,
+                                         dynamic_shapes=dynamic_shapes,
+                                         strict=True)
+        # The training IR, or an ATen program with ops the importer does
+        # not have: decomposed (traced again) to core ATen ops.
         table = torch.export.default_decompositions()
         # Attention stays one op (attention.py says why).
         table.pop(torch.ops.aten.scaled_dot_product_attention.default, None)
