@@ -1,4 +1,5 @@
 // RUN: tiny-opt %s --split-input-file --tt-outline-repeated-scopes="min-ops=2" | FileCheck %s
+// RUN: tiny-opt %s --split-input-file --tt-outline-repeated-scopes="min-ops=2 max-outputs=5" | FileCheck %s --check-prefix=MAX5
 // RUN: tiny-opt %s --split-input-file --tt-outline-repeated-scopes | FileCheck %s --check-prefix=DEFAULT
 
 // Two calls of `block` (scopes 1 and 2) with the same ops on different
@@ -185,4 +186,29 @@ func.func @same_ops(%x: tensor<3xf32>) -> tensor<3xf32>
   %2 = tt.exp %1 {tt.scope = array<i64: 2, 3>} : tensor<3xf32>
   %3 = tt.neg %2 {tt.scope = array<i64: 2, 3>} : tensor<3xf32>
   return %3 : tensor<3xf32>
+}
+
+// -----
+
+// A call whose values used after it are more than max-outputs (4) stays
+// inline: each would be a buffer of the call, copied where a result is
+// made of it (a training graph's block returns the activations it saves).
+// CHECK-LABEL: func.func @many_outputs
+// CHECK-NOT:     call
+// CHECK:         return
+// MAX5-LABEL:  func.func @many_outputs
+// MAX5-COUNT-2:  call @m(
+func.func @many_outputs(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+    attributes {tt.scope_names = ["m", "m"]} {
+  %0 = tt.exp %x {tt.scope = array<i64: 0>} : tensor<3xf32>
+  %1 = tt.neg %0 {tt.scope = array<i64: 0>} : tensor<3xf32>
+  %2 = tt.exp %1 {tt.scope = array<i64: 0>} : tensor<3xf32>
+  %3 = tt.neg %2 {tt.scope = array<i64: 0>} : tensor<3xf32>
+  %4 = tt.exp %3 {tt.scope = array<i64: 0>} : tensor<3xf32>
+  %5 = tt.exp %4 {tt.scope = array<i64: 1>} : tensor<3xf32>
+  %6 = tt.neg %5 {tt.scope = array<i64: 1>} : tensor<3xf32>
+  %7 = tt.exp %6 {tt.scope = array<i64: 1>} : tensor<3xf32>
+  %8 = tt.neg %7 {tt.scope = array<i64: 1>} : tensor<3xf32>
+  %9 = tt.exp %8 {tt.scope = array<i64: 1>} : tensor<3xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
 }

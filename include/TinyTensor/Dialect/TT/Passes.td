@@ -95,6 +95,11 @@ def TTOutlineRepeatedScopes : Pass<"tt-outline-repeated-scopes",
   let options = [
     Option<"minOps", "min-ops", "unsigned", /*default=*/"8",
            "Outline only ranges of at least this many ops">,
+    Option<"maxOutputs", "max-outputs", "unsigned", /*default=*/"4",
+           "Outline only ranges whose values used after them are at most "
+           "this many (each is a buffer of the call, copied where a "
+           "program's result is made of it: a training graph's block "
+           "returns every activation it saves for the backward pass)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }

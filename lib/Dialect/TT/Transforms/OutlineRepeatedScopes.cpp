@@ -223,6 +223,8 @@ struct OutlineRepeatedScopesPass
         call->inputs.clear();
         call->outputs.clear();
         analyse(*call);
+        if (call->outputs.size() > maxOutputs)
+          continue;
         auto it = llvm::find_if(classes, [&](const SmallVector<Range *> &c) {
           return equivalent(*c.front(), *call);
         });
