@@ -169,6 +169,10 @@ def _clamp(x, lo, hi):
     return x
 
 
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
 ATEN_OPS = {
     "add": _add, "sub": _sub, "rsub": lambda x, y, alpha=1: _sub(y, x, alpha),
     "mul": lambda x, y: _logical_and(x, y) if _dtype_of(x) == np.bool_
@@ -177,12 +181,12 @@ ATEN_OPS = {
     "exp": np.exp, "log": np.log, "tanh": np.tanh, "sqrt": np.sqrt,
     "rsqrt": lambda x: 1 / np.sqrt(x), "reciprocal": lambda x: 1 / x,
     "erf": lambda x: _erf(x),
-    "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
+    "sigmoid": _sigmoid,
     "relu": lambda x: np.maximum(x, 0), "gelu": _gelu,
     # As PyTorch's decompositions write them.
     "hardswish": lambda x: x * _clamp(x + 3, 0, 6) / 6,
     "hardsigmoid": lambda x: _clamp(x + 3, 0, 6) / 6,
-    "silu": lambda x: x * (1 / (1 + np.exp(-x))),
+    "silu": lambda x: x * _sigmoid(x),
     "maximum": np.maximum, "minimum": np.minimum,
     "clamp": lambda x, min=None, max=None: _clamp(x, min, max),
     "clamp_min": lambda x, min: np.maximum(x, min),
