@@ -452,6 +452,42 @@ def test_buffers_are_reused_across_calls():
     assert runtime.buffer_cache_stats()["cached_bytes"] == 0
 
 
+def test_buffer_cache_evicts_the_least_recently_used_buffers():
+    # A function called no more (f) must not hold the cache for good: with
+    # room for g's buffers but not for f's and g's together, g's buffers
+    # are served from the cache at every call once f's are evicted (before,
+    # g's largest buffer was freed and faulted in afresh at every call).
+    script = textwrap.dedent("""
+        import numpy as np
+        from tinytensor import jit, runtime
+        rng = np.random.default_rng(0)
+        a = rng.standard_normal((1000, 1000)).astype(np.float32)
+        b = rng.standard_normal((1200, 1200)).astype(np.float32)
+        f = jit(lambda a: np.tanh(a @ a) @ a)
+        g = jit(lambda b: np.tanh(b @ b) @ b)
+        for _ in range(3):
+            f(a)
+        f_bytes = runtime.buffer_cache_stats()["cached_bytes"]
+        for _ in range(2):
+            g(b)
+        before = runtime.buffer_cache_stats()
+        for _ in range(4):
+            np.testing.assert_allclose(g(b), np.tanh(b @ b) @ b, rtol=2e-3,
+                                       atol=2e-3)
+        after = runtime.buffer_cache_stats()
+        print(f_bytes, after["peak_bytes"], after["limit_bytes"],
+              after["misses"] - before["misses"])
+    """)
+    env = dict(os.environ, TT_BUFFER_CACHE_MB="10")
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    f_bytes, g_peak, limit, misses = map(int, run.stdout.split())
+    # The case this tests: f's and g's buffers do not fit together.
+    assert g_peak <= limit < f_bytes + g_peak, (f_bytes, g_peak, limit)
+    assert misses == 0, misses
+
+
 @pytest.mark.parametrize("value, warns",
                          [("0", False), ("lots", True), ("", False)])
 def test_buffer_cache_size_from_the_environment(value, warns):
