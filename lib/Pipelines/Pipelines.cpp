@@ -209,6 +209,12 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
   if (options.outParams)
     pm.addPass(tt::createTTBooleanABI());
   buildCodegenOnTensors(pm, options);
+  // Padded tensors (convolution inputs) as fills and insertions, after
+  // tiling, which would tile the fills and CSE then merge them: empty-tensor
+  // elimination computes the padded value in its place, and each insertion
+  // has a fill of its own.
+  if (options.decomposePads && options.eliminateEmptyTensors)
+    pm.addNestedPass<func::FuncOp>(tt::createTTDecomposePads());
   buildBufferization(pm, options.outParams, options.hoistBuffers,
                      options.eliminateEmptyTensors);
 

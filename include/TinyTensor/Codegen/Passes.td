@@ -33,6 +33,24 @@ def TTFoldTransposes : Pass<"tt-fold-transposes", "func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TTDecomposePads : Pass<"tt-decompose-pads", "func::FuncOp"> {
+  let summary = "Compute a padded tensor as a fill and an insertion";
+  let description = [{
+    Each `tensor.pad` with a constant padding value becomes a `linalg.fill`
+    of the padded shape with that value and a `tensor.insert_slice` of the
+    source into it (upstream's `DecomposePadOpPattern`). The CPU pipeline
+    runs it after tiling (`decompose-pads`), right before bufferisation:
+    `--eliminate-empty-tensors` then makes the op that produces the source
+    write it in its place in the padded tensor, so that the input of a
+    padded convolution (the ReLU of the layer before) is no longer computed
+    into a buffer of its own and copied into the padded one on one thread.
+    (Before tiling, the tiled fills of same-shaped pads would be merged by
+    CSE and copied apart again.)
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TTBooleanABI : Pass<"tt-boolean-abi", "ModuleOp"> {
   let summary = "Pass booleans across public function boundaries as bytes";
   let description = [{

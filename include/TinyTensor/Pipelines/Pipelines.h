@@ -234,6 +234,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Outline each loop nest into its own function (keeps "
                      "LLVM compile time linear in program size)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> decomposePads{
+      *this, "decompose-pads",
+      llvm::cl::desc("Compute a padded tensor as a fill and an insertion "
+                     "(--tt-decompose-pads), so that with "
+                     "eliminate-empty-tensors the padded value is computed "
+                     "in its place"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> eliminateEmptyTensors{
       *this, "eliminate-empty-tensors",
       llvm::cl::desc("Compute a value inserted into a larger tensor (a "
