@@ -21,6 +21,11 @@ from ._mlir import ir, tt
 # TT_PIPELINE_OPTIONS="pack=false threads=1" to compare code generation
 # stages (see docs/architecture.md for the options).
 _EXTRA_OPTIONS = os.environ.get("TT_PIPELINE_OPTIONS", "").strip()
+# TT_VERIFY_EACH=1 verifies the module after every pass (as tiny-opt does),
+# to find the pass that broke it; by default it is verified once, at the end
+# of each pipeline (after every pass, MobileNetV3-small's lowering took a
+# third longer).
+VERIFY_EACH = os.environ.get("TT_VERIFY_EACH", "0").strip() == "1"
 # Options of tt-optimize, e.g. TT_OPTIMIZE_OPTIONS="outline-repeated=false".
 _OPTIMIZE_OPTIONS = os.environ.get("TT_OPTIMIZE_OPTIONS", "").strip()
 
@@ -63,7 +68,8 @@ def run_pipeline(module: ir.Module, pipeline: str,
     anchored = f"builtin.module({pipeline})"
     before = clone(module)  # printed only if the pipeline fails
     try:
-        times: List[Tuple[str, float]] = tt.run_pipeline(module, pipeline)
+        times: List[Tuple[str, float]] = tt.run_pipeline(
+            module, pipeline, verify_each=VERIFY_EACH)
     except ValueError as e:
         hint = "".join(
             f" ({var}={value!r} is added to {name}; see "

@@ -538,6 +538,31 @@ def test_a_pass_that_fails_without_a_diagnostic_is_reported(tmp_path,
     assert info.value.reproducer and "reproduce with: tiny-opt" in message
 
 
+@pytest.mark.parametrize("verify_each", [False, True])
+def test_pipeline_output_is_verified(monkeypatch, tmp_path, verify_each):
+    # By default the module is verified once, after the last pass
+    # (TT_VERIFY_EACH=1: after every pass, as tiny-opt does); either way a
+    # module that does not verify is an error, not code. Here the function
+    # type says f32 while the function returns an i32.
+    from tinytensor import compiler
+    from tinytensor._mlir import ir, new_context
+    monkeypatch.setattr(compiler, "REPRODUCER_DIR", str(tmp_path))
+    monkeypatch.setattr(compiler, "VERIFY_EACH", verify_each)
+    with new_context():
+        module = ir.Module.parse(
+            "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}")
+        func = module.body.operations[0]
+        func.attributes["function_type"] = ir.TypeAttr.get(
+            ir.FunctionType.get([ir.IntegerType.get_signless(32)],
+                                [ir.F32Type.get()]))
+        with pytest.raises(compiler.CompilationError) as info:
+            compiler.run_pipeline(module, "cse")
+    message = str(info.value)
+    assert "doesn't match function result type" in message, message
+    assert "the pipeline's output did not verify" in message, message
+    assert ("TT_VERIFY_EACH=1" in message) != verify_each, message
+
+
 def test_invalid_pipeline_is_a_value_error():
     from tinytensor import compiler
     from tinytensor._mlir import ir, new_context
