@@ -238,8 +238,11 @@ void tt::buildTTLowerToLLVMPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
   else
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
-  if (options.outline)
-    pm.addPass(tt::createTTOutlineLoops());
+  if (options.outline) {
+    tt::TTOutlineLoopsOptions outline;
+    outline.share = options.shareLoops;
+    pm.addPass(tt::createTTOutlineLoops(outline));
+  }
   // From here on most passes need nothing outside the function they
   // change: they run nested, on the context's threads, one function (the
   // entry, each loop nest tt-outline-loops made) at a time.

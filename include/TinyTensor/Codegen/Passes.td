@@ -751,13 +751,24 @@ def TTOutlineLoops : Pass<"tt-outline-loops", "ModuleOp"> {
     uses are cloned into the new function, so bounds stay static for LLVM.
     LLVM's function passes are superlinear in function size; small functions
     keep JIT compile time linear in the size of the program.
+
+    With `share` (the default), a nest equal to one outlined before (the
+    same ops, constants and argument types) calls that function instead of
+    a new one, and a view argument with a static offset that the nest only
+    loads from and stores to is passed with a dynamic offset
+    (`memref.cast`), so that nests that differ only in where their views
+    start are equal: the copies of an attention's heads out of one
+    projection, twelve per layer, are one function.
   }];
-  let options = [
-    Option<"minOps", "min-ops", "unsigned", /*default=*/"8",
-           "Only outline loop nests with at least this many operations">
-  ];
+  let options =
+      [Option<"minOps", "min-ops", "unsigned", /*default=*/"4",
+              "Only outline loop nests with at least this many operations">,
+       Option<"share", "share", "bool", /*default=*/"true",
+              "Call one function for loop nests that are equal but for where "
+              "the views they load from and store to start">];
   let dependentDialects = ["::mlir::func::FuncDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def TTCopyRepeatedResults : Pass<"tt-copy-repeated-results", "func::FuncOp"> {

@@ -234,6 +234,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Outline each loop nest into its own function (keeps "
                      "LLVM compile time linear in program size)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> shareLoops{
+      *this, "share-loops",
+      llvm::cl::desc("With outline: loop nests equal but for where their "
+                     "views start (an attention's head copies) call one "
+                     "function (tt-outline-loops' share)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> decomposePads{
       *this, "decompose-pads",
       llvm::cl::desc("Compute a padded tensor as a fill and an insertion "

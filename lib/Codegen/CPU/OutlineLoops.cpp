@@ -3,10 +3,14 @@
 #include "TinyTensor/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir {
@@ -35,6 +39,42 @@ llvm::SetVector<Value> capturedValues(Operation *loop) {
   return captured;
 }
 
+/// The type of `value` with a dynamic offset, if it is a strided view with
+/// a static offset that `loop` only loads from and stores to (ops whose
+/// types do not depend on the offset); otherwise its type.
+Type withDynamicOffset(Value value, Operation *loop) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type)
+    return value.getType();
+  auto layout = dyn_cast<StridedLayoutAttr>(type.getLayout());
+  if (!layout || ShapedType::isDynamic(layout.getOffset()))
+    return type;
+  for (Operation *user : value.getUsers())
+    if (loop->isAncestor(user) &&
+        !isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
+             vector::TransferReadOp, vector::TransferWriteOp,
+             vector::MaskedLoadOp, vector::MaskedStoreOp>(user))
+      return type;
+  auto dynamic = StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic,
+                                        layout.getStrides());
+  return MemRefType::get(type.getShape(), type.getElementType(), dynamic,
+                         type.getMemorySpace());
+}
+
+/// A hash of `func`'s body that equal bodies share (operand identities and
+/// locations aside).
+llvm::hash_code bodyHash(func::FuncOp func) {
+  llvm::hash_code hash = hash_value(func.getFunctionType());
+  func.getBody().walk([&](Operation *op) {
+    hash =
+        llvm::hash_combine(hash, OperationEquivalence::computeHash(
+                                     op, OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::IgnoreLocations));
+  });
+  return hash;
+}
+
 struct OutlineLoopsPass
     : public tt::impl::TTOutlineLoopsBase<OutlineLoopsPass> {
   using TTOutlineLoopsBase::TTOutlineLoopsBase;
@@ -51,6 +91,23 @@ struct OutlineLoopsPass
             loops.push_back(&op);
     for (Operation *loop : loops)
       outline(loop, symbols);
+  }
+
+  /// Functions outlined so far, by bodyHash.
+  llvm::DenseMap<llvm::hash_code, SmallVector<func::FuncOp>> outlined;
+
+  /// An outlined function equal to `callee` (same type, same body), or null.
+  func::FuncOp findEqual(func::FuncOp callee) {
+    auto it = outlined.find(bodyHash(callee));
+    if (it == outlined.end())
+      return {};
+    for (func::FuncOp other : it->second)
+      if (other.getFunctionType() == callee.getFunctionType() &&
+          OperationEquivalence::isRegionEquivalentTo(
+              &other.getBody(), &callee.getBody(),
+              OperationEquivalence::IgnoreLocations))
+        return other;
+    return {};
   }
 
   static unsigned countOps(Operation *op) {
@@ -75,8 +132,15 @@ struct OutlineLoopsPass
         arguments.push_back(v);
     }
 
+    // Views that differ only in where they start (the heads of an
+    // attention, sliced from one projection) are passed with a dynamic
+    // offset, so that their loop nests are one function.
+    SmallVector<Type> types;
+    for (Value v : arguments)
+      types.push_back(share ? withDynamicOffset(v, loop) : v.getType());
+
     builder.setInsertionPoint(parent);
-    auto type = FunctionType::get(ctx, ValueRange(arguments).getTypes(), {});
+    auto type = FunctionType::get(ctx, types, {});
     auto callee = func::FuncOp::create(
         builder, loop->getLoc(), (parent.getName() + "_loop").str(), type);
     callee.setPrivate();
@@ -95,8 +159,23 @@ struct OutlineLoopsPass
     builder.clone(*loop, mapping);
     func::ReturnOp::create(builder, loop->getLoc());
 
+    if (share) {
+      if (func::FuncOp equal = findEqual(callee)) {
+        symbols.erase(callee);
+        callee = equal;
+      } else {
+        outlined[bodyHash(callee)].push_back(callee);
+      }
+    }
+
     builder.setInsertionPoint(loop);
-    func::CallOp::create(builder, loop->getLoc(), callee, arguments);
+    SmallVector<Value> operands;
+    for (auto [v, t] : llvm::zip(arguments, types))
+      operands.push_back(v.getType() == t ? v
+                                          : memref::CastOp::create(
+                                                builder, loop->getLoc(), t, v)
+                                                .getResult());
+    func::CallOp::create(builder, loop->getLoc(), callee, operands);
     loop->erase();
   }
 };

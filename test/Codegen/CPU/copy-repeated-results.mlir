@@ -1,5 +1,5 @@
 // RUN: tiny-opt %s --split-input-file --tt-copy-repeated-results | FileCheck %s
-// RUN: tiny-opt %s --split-input-file '--tt-lower-to-llvm=out-params=true tile=false vectorize=false' | FileCheck %s --check-prefix=LLVM
+// RUN: tiny-opt %s --split-input-file '--tt-lower-to-llvm=out-params=true tile=false vectorize=false outline=false' | FileCheck %s --check-prefix=LLVM
 
 // --tt-copy-repeated-results: when func.return lists one tensor more than
 // once, every repetition after the first returns a linalg.copy of it into a

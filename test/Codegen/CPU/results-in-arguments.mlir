@@ -34,8 +34,8 @@ func.func @momentum(%p: tensor<1000xf32> {tt.updated_by = 0 : i64}, %g: tensor<1
 // CHECK-LABEL: func.func @read_after
 // CHECK-SAME:    (%[[P:[^:]*]]: memref<64x64xf32> {tt.updated_by = 0 : i64}
 // CHECK:         memref.copy %[[P]], %[[NEW:[^ ]*]] :
-// CHECK:         vector.store %{{.*}}, %[[NEW]]
-// CHECK:         call @read_after_loop({{.*}}%[[P]]
+// CHECK:         call @read_after_loop(%[[NEW]])
+// CHECK:         call @read_after_loop_0({{.*}}%[[P]]
 // CHECK:         memref.copy %[[NEW]], %[[P]]
 // CHECK:         return
 func.func @read_after(%p: tensor<64x64xf32> {tt.updated_by = 0 : i64}, %x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {

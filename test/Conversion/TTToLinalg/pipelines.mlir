@@ -140,8 +140,10 @@ func.func @model(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %ids: tensor<2xi32>)
 // Integer pow lowers through math.ipowi, expanded into a private helper
 // function (no C wrapper) by --convert-math-to-funcs.
 
-// LLVM-LABEL: llvm.func @pow_i32(
+// LLVM-LABEL: llvm.func @pow_i32_loop(
 // LLVM:         llvm.call @__mlir_math_ipowi_i32(
+// LLVM-LABEL: llvm.func @pow_i32(
+// LLVM:         llvm.call @pow_i32_loop(
 // LLVM-LABEL: llvm.func @_mlir_ciface_pow_i32(
 // LLVM-LABEL: llvm.func linkonce_odr @__mlir_math_ipowi_i32(
 // LLVM-NOT:     _mlir_ciface___mlir_math_ipowi
