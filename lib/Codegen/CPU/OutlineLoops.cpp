@@ -61,6 +61,25 @@ Type withDynamicOffset(Value value, Operation *loop) {
                          type.getMemorySpace());
 }
 
+/// Vectors wider than this many bits are passed to an outlined loop nest in
+/// memory (one AVX-512 register).
+constexpr int64_t kMaxVectorArgumentBits = 512;
+
+/// A 1-D vector of fixed size wider than kMaxVectorArgumentBits.
+bool isWideVector(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  return vector && vector.getRank() == 1 && !vector.isScalable() &&
+         vector.getElementType().isIntOrFloat() &&
+         vector.getNumElements() *
+                 vector.getElementType().getIntOrFloatBitWidth() >
+             kMaxVectorArgumentBits;
+}
+
+/// The buffer a wide vector is passed in: memref<N x T>.
+MemRefType inMemory(VectorType vector) {
+  return MemRefType::get(vector.getShape(), vector.getElementType());
+}
+
 /// A hash of `func`'s body that equal bodies share (operand identities and
 /// locations aside).
 llvm::hash_code bodyHash(func::FuncOp func) {
@@ -134,10 +153,19 @@ struct OutlineLoopsPass
 
     // Views that differ only in where they start (the heads of an
     // attention, sliced from one projection) are passed with a dynamic
-    // offset, so that their loop nests are one function.
+    // offset, so that their loop nests are one function. Vectors wider
+    // than a register (a batch norm's per-channel scale over 576 channels,
+    // computed once before the loop) are passed in memory: as values, LLVM
+    // splits them into registers and stack slots at every call, and
+    // selecting those calls took most of the LLVM time of MobileNetV3's
+    // entry functions.
     SmallVector<Type> types;
-    for (Value v : arguments)
-      types.push_back(share ? withDynamicOffset(v, loop) : v.getType());
+    for (Value v : arguments) {
+      if (isWideVector(v.getType()))
+        types.push_back(inMemory(cast<VectorType>(v.getType())));
+      else
+        types.push_back(share ? withDynamicOffset(v, loop) : v.getType());
+    }
 
     builder.setInsertionPoint(parent);
     auto type = FunctionType::get(ctx, types, {});
@@ -151,9 +179,18 @@ struct OutlineLoopsPass
 
     Block *body = callee.addEntryBlock();
     IRMapping mapping;
-    for (auto [outer, inner] : llvm::zip(arguments, body->getArguments()))
-      mapping.map(outer, inner);
     builder.setInsertionPointToStart(body);
+    for (auto [outer, inner] : llvm::zip(arguments, body->getArguments())) {
+      if (isWideVector(outer.getType())) {
+        Value zero = arith::ConstantIndexOp::create(builder, loop->getLoc(), 0);
+        mapping.map(outer, vector::LoadOp::create(
+                               builder, loop->getLoc(),
+                               cast<VectorType>(outer.getType()), inner, zero)
+                               .getResult());
+      } else {
+        mapping.map(outer, inner);
+      }
+    }
     for (Operation *c : constants)
       builder.clone(*c, mapping);
     builder.clone(*loop, mapping);
@@ -170,11 +207,21 @@ struct OutlineLoopsPass
 
     builder.setInsertionPoint(loop);
     SmallVector<Value> operands;
-    for (auto [v, t] : llvm::zip(arguments, types))
-      operands.push_back(v.getType() == t ? v
-                                          : memref::CastOp::create(
-                                                builder, loop->getLoc(), t, v)
-                                                .getResult());
+    for (auto [v, t] : llvm::zip(arguments, types)) {
+      Location loc = loop->getLoc();
+      if (isWideVector(v.getType())) {
+        Value buffer =
+            memref::AllocaOp::create(builder, loc, cast<MemRefType>(t));
+        Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+        vector::StoreOp::create(builder, loc, v, buffer, zero);
+        operands.push_back(buffer);
+      } else {
+        operands.push_back(
+            v.getType() == t
+                ? v
+                : memref::CastOp::create(builder, loc, t, v).getResult());
+      }
+    }
     func::CallOp::create(builder, loop->getLoc(), callee, operands);
     loop->erase();
   }

@@ -100,3 +100,36 @@ func.func @kept(%a: memref<4x16xf32>) {
   }
   return
 }
+
+// -----
+
+// A captured vector wider than one AVX-512 register (a batch norm's
+// per-channel scale, computed before the loop) is passed in memory: stored
+// into a stack buffer before the call and loaded at the top of the new
+// function. One register's worth (16 floats) stays a value.
+// CHECK-LABEL: func.func private @wide_vector_loop(
+// CHECK-SAME:    %[[O:.*]]: memref<4x64xf32>, %[[W:.*]]: memref<64xf32>, %[[N:.*]]: vector<16xf32>)
+// CHECK:         %[[V:.*]] = vector.load %[[W]][%{{.*}}] : memref<64xf32>, vector<64xf32>
+// CHECK:         scf.for
+// CHECK:           arith.mulf %{{.*}}, %[[V]] : vector<64xf32>
+// CHECK-LABEL: func.func @wide_vector(
+// CHECK:         %[[S:.*]] = arith.mulf %{{.*}} : vector<64xf32>
+// CHECK:         %[[B:.*]] = memref.alloca() : memref<64xf32>
+// CHECK:         vector.store %[[S]], %[[B]][%{{.*}}] : memref<64xf32>, vector<64xf32>
+// CHECK:         call @wide_vector_loop(%{{.*}}, %[[B]], %{{.*}}) : (memref<4x64xf32>, memref<64xf32>, vector<16xf32>) -> ()
+func.func @wide_vector(%scale: memref<64xf32>, %narrow: vector<16xf32>, %out: memref<4x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %l = vector.load %scale[%c0] : memref<64xf32>, vector<64xf32>
+  %s = arith.mulf %l, %l : vector<64xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %x = vector.load %out[%i, %c0] : memref<4x64xf32>, vector<64xf32>
+    %y = arith.mulf %x, %s : vector<64xf32>
+    vector.store %y, %out[%i, %c0] : memref<4x64xf32>, vector<64xf32>
+    %z = vector.load %out[%i, %c0] : memref<4x64xf32>, vector<16xf32>
+    %w = arith.addf %z, %narrow : vector<16xf32>
+    vector.store %w, %out[%i, %c0] : memref<4x64xf32>, vector<16xf32>
+  }
+  return
+}
