@@ -100,6 +100,7 @@ struct OutlineLoopsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    outlined.clear(); // a pass instance may run on more than one module
     SymbolTable symbols(module);
     SmallVector<Operation *> loops;
     for (auto func : module.getOps<func::FuncOp>())
@@ -115,17 +116,17 @@ struct OutlineLoopsPass
   /// Functions outlined so far, by bodyHash.
   llvm::DenseMap<llvm::hash_code, SmallVector<func::FuncOp>> outlined;
 
-  /// An outlined function equal to `callee` (same type, same body), or null.
-  func::FuncOp findEqual(func::FuncOp callee) {
-    auto it = outlined.find(bodyHash(callee));
-    if (it == outlined.end())
-      return {};
-    for (func::FuncOp other : it->second)
+  /// The function outlined before that equals `callee` (same type, same
+  /// body), or null; `callee` is remembered when there is none.
+  func::FuncOp findOrRemember(func::FuncOp callee) {
+    SmallVector<func::FuncOp> &same = outlined[bodyHash(callee)];
+    for (func::FuncOp other : same)
       if (other.getFunctionType() == callee.getFunctionType() &&
           OperationEquivalence::isRegionEquivalentTo(
               &other.getBody(), &callee.getBody(),
               OperationEquivalence::IgnoreLocations))
         return other;
+    same.push_back(callee);
     return {};
   }
 
@@ -197,11 +198,9 @@ struct OutlineLoopsPass
     func::ReturnOp::create(builder, loop->getLoc());
 
     if (share) {
-      if (func::FuncOp equal = findEqual(callee)) {
+      if (func::FuncOp equal = findOrRemember(callee)) {
         symbols.erase(callee);
         callee = equal;
-      } else {
-        outlined[bodyHash(callee)].push_back(callee);
       }
     }
 
