@@ -37,8 +37,11 @@ void tt::buildTTOptimizePipeline(OpPassManager &pm,
   // Before outlining: a network's values stay channels last across the
   // calls of its repeated blocks (the pass moves transposes within one
   // function), and the blocks it rewrote alike stay alike.
-  if (options.convMatmul && options.channelsLast)
-    pm.addPass(tt::createTTChannelsLast());
+  if (options.convMatmul && options.channelsLast) {
+    tt::TTChannelsLastOptions channelsLast;
+    channelsLast.grouped = options.groupedChannelsLast;
+    pm.addPass(tt::createTTChannelsLast(channelsLast));
+  }
   // Before CSE can merge ops across the repeated calls. Without outlining,
   // the scope attributes are dropped by the same pass.
   tt::TTOutlineRepeatedScopesOptions outline;

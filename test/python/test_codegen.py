@@ -95,6 +95,21 @@ def test_stack_of_matrices_times_matrix(a, b, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f32", "f64"])
+@pytest.mark.parametrize("batch,m,k,n", [(6, 37, 70, 120), (16, 20, 9, 88),
+                                         (12, 100, 64, 100), (3, 7, 5, 3)],
+                         ids=str)
+def test_batched_matmul_of_odd_widths(batch, m, k, n, dtype):
+    # A block per batch holds all n columns: the register tiles' static
+    # tail (56, 24, 36 columns) is a masked power-of-two vector; also with
+    # B transposed (attention's q @ k.T over 100 tokens).
+    a, b = randn(batch, m, k, dtype=dtype), randn(batch, k, n, dtype=dtype)
+    rtol = 2e-5 if dtype == np.float32 else 1e-12
+    close(jit(lambda a, b: a @ b)(a, b), a @ b, rtol)
+    bt = np.ascontiguousarray(np.swapaxes(b, 1, 2))
+    close(jit(lambda a, b: a @ np.swapaxes(b, 1, 2))(a, bt), a @ b, rtol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f32", "f64"])
 def test_batched_matmul_of_a_seq_first_operand(dtype):
     # p @ v with v laid out [seq, batch, d] and transposed to [batch, seq, d]
     # (attention with batch_first=False): the transpose is not folded into

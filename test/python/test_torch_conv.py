@@ -27,6 +27,8 @@ CONV2D = [
     (21, 12, 1, dict(stride=2), (11, 7)),                 # 1 x 1 strided
     (9, 15, 3, dict(groups=3, padding=2, dilation=2), (10, 13)),
     (30, 18, 3, dict(groups=3, padding=1), (6, 5)),       # grouped, rows
+    (36, 60, 3, dict(groups=4, stride=2, padding=1), (13, 10)),  # 9 -> 15
+    (96, 96, 3, dict(groups=2, padding=1), (3, 2)),       # grouped, deep
     (7, 7, 3, dict(groups=7, padding=1), (12, 9)),        # depthwise
     (5, 15, 5, dict(groups=5, stride=2, padding=2), (11, 14)),  # multiplier
     (6, 4, (2, 5), dict(stride=(1, 3), padding=(1, 0)), (8, 16)),
@@ -56,7 +58,7 @@ class _Block(nn.Module):
     """What tt-channels-last keeps channels last between convolutions: a
     stem, batch norm, max pooling, an inverted residual with hardswish, a
     depthwise convolution and squeeze-excite, a grouped convolution (which
-    stays channels first), a residual add, global pooling and a
+    is channels last too), a residual add, global pooling and a
     classifier."""
 
     def __init__(self):
@@ -85,10 +87,12 @@ class _Block(nn.Module):
 
 
 @pytest.mark.parametrize("batch,size", [(1, (29, 23)), (7, (16, 16))])
-@pytest.mark.parametrize("layout", ["", "channels-last=false"])
+@pytest.mark.parametrize("layout", ["", "channels-last=false",
+                                    "channels-last-grouped=false"])
 def test_network_layouts(batch, size, layout, monkeypatch):
     """A small network of every layer kind, channels last
-    (tt-channels-last) and first, against eager; batch norm's statistics
+    (tt-channels-last), first, and with the grouped convolution channels
+    first between channels-last layers, against eager; batch norm's statistics
     are random so that a mixed-up channel would show."""
     torch.manual_seed(0)
     model = _Block().eval()

@@ -481,28 +481,31 @@ def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
     known at run time (the last block of a loop that the block does not
     divide) is vectorised to its largest size (from
     `ValueBoundsOpInterface`) with masks, unless `masked=false`; it then
-    stays scalar. Elementwise multiply +
+    stays scalar. A matmul tile whose static number of columns is not a
+    power of two (a register tile's tail, 56 of 120) is vectorised to the
+    next power of two, masked, too (LLVM legalises odd vectors element by
+    element). Elementwise multiply +
     reduce pairs become `vector.contract`; transfers of loop-invariant
     subsets (a matmul's accumulator tile) are hoisted out of the reduction
     loops so they stay in registers. Ops it cannot vectorise are left for
     `convert-linalg-to-loops`.
   }];
-  let options = [
-    Option<"maxVectorElements", "max-vector-elements", "int64_t",
-           /*default=*/"16384",
-           "Largest iteration space (in elements) to vectorise as one op">,
-    Option<"foldUnitLoops", "fold-unit-loops", "bool", /*default=*/"true",
-           "In compound indexing expressions of a static tile (a window "
-           "gather's 2 * oh + kh), replace loops of one iteration by 0, so "
-           "that the maps become projected permutations the vectoriser "
-           "takes">,
-    Option<"masked", "masked", "bool", /*default=*/"true",
-           "Vectorise tiles of run-time size with masks">,
-    Option<"unmaskContractions", "unmask-contractions", "bool",
-           /*default=*/"true",
-           "Compute matmul register tiles whose rows are masked as whole "
-           "tiles (the masked rows are never stored)">
-  ];
+  let options =
+      [Option<"maxVectorElements", "max-vector-elements", "int64_t",
+              /*default=*/"16384",
+              "Largest iteration space (in elements) to vectorise as one op">,
+       Option<"foldUnitLoops", "fold-unit-loops", "bool", /*default=*/"true",
+              "In compound indexing expressions of a static tile (a window "
+              "gather's 2 * oh + kh), replace loops of one iteration by 0, so "
+              "that the maps become projected permutations the vectoriser "
+              "takes">,
+       Option<"masked", "masked", "bool", /*default=*/"true",
+              "Vectorise tiles of run-time size, and matmul tiles of an odd "
+              "static width, with masks">,
+       Option<"unmaskContractions", "unmask-contractions", "bool",
+              /*default=*/"true",
+              "Compute matmul register tiles whose rows are masked as whole "
+              "tiles (the masked rows are never stored)">];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",

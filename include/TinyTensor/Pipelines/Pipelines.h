@@ -62,6 +62,13 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
                      "and depthwise ones channels last, and keep the values "
                      "between them channels last (--tt-channels-last)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> groupedChannelsLast{
+      *this, "channels-last-grouped",
+      llvm::cl::desc("With channels-last: also convolutions of several "
+                     "groups with several input channels each (ResNeXt, "
+                     "RegNet), a product per group over channels-last "
+                     "patch rows (--tt-channels-last's grouped)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> convPatchBlocks{
       *this, "conv-patch-blocks",
       llvm::cl::desc("With conv-matmul: build a dense 2-D convolution's "

@@ -33,15 +33,22 @@
 //   8 0.84x -> 0.89-0.97x eager. A channel multiplier (F > 1) stays the
 //   direct reduction.
 //
-// Channels last (tt-channels-last makes every convolution of one group and
-// every depthwise one this form, and keeps the values between them
-// channels last), no activation is transposed:
+// Channels last (tt-channels-last makes every convolution of one group,
+// every depthwise one and every one of several groups with several
+// channels each this form, and keeps the values between them channels
+// last), no activation is transposed:
 // - one group: `[N * O, K * C] @ [F, K * C].T`, whose [N * O, F] result is
 //   the output; the rows are the input itself for a 1 x 1 kernel with unit
 //   strides, else patch rows in (k..., c) order (runs of C contiguous
 //   channels; the weights reordered once per call), blocked as above when
 //   they would leave the caches, or in (c, k...) order when the weights
 //   outweigh the patches (deep layers at batch 1);
+// - several groups: `[G, N * O, K * C] @ [G, F, K * C].T`, a product per
+//   group over patch rows that copy runs of the group's channels (in
+//   either order, as for one group), its [G, N * O, F] result transposed
+//   into the output. On a 2-core Zen 4, f32, batch 1, against the same
+//   convolutions channels first between transposes (in one process):
+//   RegNetX-3.2GF 1.14x, RegNetX-8GF 1.08x, ResNeXt-50 1.04x;
 // - depthwise: the vectorised window sums on the input as it is.
 // On a 2-core Xeon (AVX-512), f32, against eager (oneDNN) in one run,
 // channels first -> last: 3 x 3 over 64 channels at 56 x 56, batch 8,
@@ -942,6 +949,138 @@ Value channelsLastProduct(OpBuilder &b, linalg::GenericOp conv,
       .getResult(0);
 }
 
+/// A channels-last convolution of G > 1 groups with C > 1 input channels
+/// each (ResNeXt, RegNet) as one product per group over patch rows:
+/// `[G, N * O, K * C] @ [G, F, K * C].T`, its [G, N * O, F] result
+/// transposed into the output [N, O..., G, F]. The patch rows of group g
+/// copy runs of its C contiguous channels, in (k..., c) order with the
+/// weights reordered once per call, or in (c, k...) order when the weights
+/// outweigh the patches, as channelsLastProduct decides.
+Value groupedChannelsLastProduct(OpBuilder &b, linalg::GenericOp conv,
+                                 const ConvolutionGeometry &geometry) {
+  Location loc = conv.getLoc();
+  Value input = conv.getDpsInputOperand(0)->get();  // [N, S..., G, C]
+  Value weight = conv.getDpsInputOperand(1)->get(); // [G, F, C, K...]
+  Value init = conv.getDpsInitOperand(0)->get();    // [N, O..., G, F]
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto wType = cast<RankedTensorType>(weight.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  Type et = outType.getElementType();
+  MLIRContext *ctx = b.getContext();
+  int64_t d = geometry.spatialRank();
+  int64_t groups = wType.getDimSize(0), filters = wType.getDimSize(1),
+          channels = wType.getDimSize(2);
+  ArrayRef<int64_t> kernel = wType.getShape().drop_front(3);
+  ArrayRef<int64_t> outputSizes = outType.getShape().slice(1, d);
+  int64_t kernelSize = 1;
+  for (int64_t k : kernel)
+    kernelSize *= k;
+  int64_t patchElements = kernelSize * channels;
+  for (int64_t size : outputSizes)
+    patchElements *= size;
+  bool kernelInnermost =
+      kernelSize > 1 && !inType.isDynamicDim(0) &&
+      filters * channels * kernelSize > patchElements * inType.getDimSize(0);
+  // [G, F, C, K...] -> [G, F, K..., C] -> [G, F, K * C].
+  Value w = weight;
+  if (kernelSize > 1 && !kernelInnermost) {
+    SmallVector<int64_t> order = {0, 1}, shape = {groups, filters};
+    for (int64_t i = 0; i < d; ++i) {
+      order.push_back(3 + i);
+      shape.push_back(kernel[i]);
+    }
+    order.push_back(2);
+    shape.push_back(channels);
+    Value wInit = tensor::EmptyOp::create(b, loc, shape, et);
+    w = linalg::TransposeOp::create(b, loc, w, wInit, order).getResult()[0];
+  }
+  w = tensor::CollapseShapeOp::create(b, loc, w, mergeTrailing(2, 3 + d));
+  // Patch rows [G, N, O..., K..., C] (or [G, N, O..., C, K...]): loops (g,
+  // n, o..., k..., c), or (g, n, o..., c, k...).
+  SmallVector<Value> dynamic;
+  if (inType.isDynamicDim(0))
+    dynamic.push_back(tensor::DimOp::create(b, loc, input, 0));
+  SmallVector<int64_t> shape = {groups, inType.getDimSize(0)};
+  llvm::append_range(shape, outputSizes);
+  if (kernelInnermost)
+    shape.push_back(channels);
+  llvm::append_range(shape, kernel);
+  if (!kernelInnermost)
+    shape.push_back(channels);
+  int64_t loops = 3 + 2 * d;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  int64_t c = kernelInnermost ? 2 + d : 2 + 2 * d;
+  auto k = [&](int64_t i) { return kernelInnermost ? 3 + d + i : 2 + d + i; };
+  SmallVector<AffineExpr> in = {dim(1)};
+  for (int64_t i = 0; i < d; ++i)
+    in.push_back(dim(2 + i) * geometry.strides[i] +
+                 dim(k(i)) * geometry.dilations[i]);
+  in.push_back(dim(0));
+  in.push_back(dim(c));
+  Value patchInit = tensor::EmptyOp::create(b, loc, shape, et, dynamic);
+  Value patches = linalg::GenericOp::create(
+                      b, loc, TypeRange{patchInit.getType()}, ValueRange{input},
+                      ValueRange{patchInit},
+                      SmallVector<AffineMap>{AffineMap::get(loops, 0, in, ctx),
+                                             b.getMultiDimIdentityMap(loops)},
+                      SmallVector<utils::IteratorType>(
+                          loops, utils::IteratorType::parallel),
+                      [](OpBuilder &nb, Location nloc, ValueRange args) {
+                        linalg::YieldOp::create(nb, nloc, args[0]);
+                      })
+                      .getResult(0);
+  // [G, N, O..., K..., C] -> [G, N * O, K * C].
+  ReassociationIndices positions, depth;
+  for (int64_t i = 1; i <= 1 + d; ++i)
+    positions.push_back(i);
+  for (int64_t i = 2 + d; i < loops; ++i)
+    depth.push_back(i);
+  Value rows = tensor::CollapseShapeOp::create(
+      b, loc, patches,
+      SmallVector<ReassociationIndices>{{0}, positions, depth});
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  SmallVector<Value> accDynamic;
+  if (rowsType.isDynamicDim(1))
+    accDynamic.push_back(tensor::DimOp::create(b, loc, rows, 1));
+  Value acc =
+      zeros(b, loc, {groups, rowsType.getDimSize(1), filters}, et, accDynamic);
+  // Loops (g, m, f, r): [G, M, F] = rows @ w.T per group.
+  SmallVector<AffineMap> productMaps = {
+      AffineMap::get(4, 0, {dim(0), dim(1), dim(3)}, ctx),
+      AffineMap::get(4, 0, {dim(0), dim(2), dim(3)}, ctx),
+      AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value product =
+      linalg::GenericOp::create(b, loc, TypeRange{acc.getType()},
+                                ValueRange{rows, w}, ValueRange{acc},
+                                productMaps, iterators, buildMultiplyAccumulate)
+          .getResult(0);
+  // [G, N * O, F] -> [N * O, G, F] (plus the initial value unless it is
+  // zero) -> [N, O..., G, F].
+  ReassociationIndices outPositions, last = {d + 1}, lastF = {d + 2};
+  for (int64_t i = 0; i <= d; ++i)
+    outPositions.push_back(i);
+  SmallVector<ReassociationIndices> outGroups = {outPositions, last, lastF};
+  Value out = tensor::CollapseShapeOp::create(b, loc, init, outGroups);
+  AffineMap transposed = AffineMap::get(3, 0, {dim(1), dim(0), dim(2)}, ctx);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(3, ctx);
+  SmallVector<Value> inputs = {product};
+  SmallVector<AffineMap> maps = {transposed};
+  if (!isZeroFill(init)) {
+    inputs.push_back(out);
+    maps.push_back(identity);
+  }
+  maps.push_back(identity);
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{out.getType()}, inputs, ValueRange{out}, maps,
+          SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+          yieldInputs)
+          .getResult(0);
+  return tensor::ExpandShapeOp::create(b, loc, outType, result, outGroups);
+}
+
 struct TTCPUConvolutionsPass
     : public tt::impl::TTCPUConvolutionsBase<TTCPUConvolutionsPass> {
   using TTCPUConvolutionsBase::TTCPUConvolutionsBase;
@@ -960,11 +1099,14 @@ struct TTCPUConvolutionsPass
       Value result;
       if (geometry.channelsLast) {
         // Channels last (--tt-channels-last): one group as a product,
-        // depthwise as vectors of channels; other groupings stay the
-        // direct reduction.
+        // several groups of several channels as a product per group,
+        // depthwise as vectors of channels; a channel multiplier stays
+        // the direct reduction.
         if (wType.getDimSize(0) == 1)
           result = channelsLastProduct(rewriter, conv, geometry, patchBlocks);
-        else if (wType.getDimSize(1) == 1 && wType.getDimSize(2) == 1)
+        else if (wType.getDimSize(2) > 1)
+          result = groupedChannelsLastProduct(rewriter, conv, geometry);
+        else if (wType.getDimSize(1) == 1)
           result = depthwiseNHWC(rewriter, conv, geometry);
       } else if (wType.getDimSize(2) > 1)
         result = asMatmul(rewriter, conv, geometry, patchBlocks);

@@ -300,7 +300,12 @@ SmallVector<int64_t> matmulBlocks(ArrayRef<int64_t> ranges,
   for (unsigned b : dims.batch)
     parallel[b] = 1;
   parallel[dims.m] = mp;
-  parallel[dims.n] = nc;
+  // A block wider than all the columns is all of them: a tile of 128 over
+  // 120 columns would make every slice's width dynamic (an affine.min),
+  // and the packing and register tiles of a dynamic width are generic
+  // loops (a grouped convolution's [6 x 196 x 1080] @ [6 x 120 x 1080].T
+  // ran 3x slower than with static widths).
+  parallel[dims.n] = std::min(nc, n);
   // Unbounded rows stay whole unless the columns give too few blocks (a
   // layer with 10 outputs): then blocks of mc rows, as many as there are.
   if (rowsUnbounded && batch * ceilDiv(n, nc) >= kMinParallelBlocks / 2)

@@ -66,12 +66,43 @@ func.func @depthwise(%x: tensor<1x8x8x5xf32>, %w: tensor<5x1x3x3xf32>) -> tensor
 
 // -----
 
-// Other groupings stay the direct reduction.
+// Several groups of two channels: a product per group over patch rows
+// [G, N * O, K * C] in (k, c) order (runs of a group's channels), the
+// weights reordered to [G, F, K * C], the [G, N * O, F] result transposed
+// into the output [N * O, G, F].
 // CHECK-LABEL: func.func @grouped
-// CHECK: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<3x2x2x3x3xf32>) outs(%{{.*}} : tensor<3x2x3x3x2xf32>) permutation = [0, 1, 3, 4, 2]
+// CHECK: indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d2 + d4, d3 + d5, d0, d6)>, {{.*}} outs(%{{.*}} : tensor<3x1x6x6x3x3x2xf32>)
+// CHECK: ins(%{{.*}}, %{{.*}} : tensor<3x36x18xf32>, tensor<3x2x18xf32>) outs(%{{.*}} : tensor<3x36x2xf32>)
+// CHECK: indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%{{.*}} : tensor<3x36x2xf32>) outs(%{{.*}} : tensor<36x3x2xf32>)
 func.func @grouped(%x: tensor<1x8x8x6xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32> {
   %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 3 {channels_last} : (tensor<1x8x8x6xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
   return %0 : tensor<1x6x6x6xf32>
+}
+
+// -----
+
+// A channel multiplier (one input channel, two outputs per group) stays
+// the direct reduction.
+// CHECK-LABEL: func.func @multiplier
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+func.func @multiplier(%x: tensor<1x8x8x3xf32>, %w: tensor<6x1x3x3xf32>) -> tensor<1x6x6x6xf32> {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 3 {channels_last} : (tensor<1x8x8x3xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
+}
+
+// -----
+
+// Weights that outweigh the patches (one image of 2 x 2 positions, 64
+// filters of 8 channels per group): patch rows in (c, k) order, the
+// weights used as they are.
+// CHECK-LABEL: func.func @grouped_deep
+// CHECK-NOT: linalg.transpose
+// CHECK: outs(%{{.*}} : tensor<2x1x2x2x8x3x3xf32>)
+// CHECK: ins(%{{.*}}, %{{.*}} : tensor<2x4x72xf32>, tensor<2x64x72xf32>) outs(%{{.*}} : tensor<2x4x64xf32>)
+func.func @grouped_deep(%x: tensor<1x4x4x16xf32>, %w: tensor<128x8x3x3xf32>) -> tensor<1x2x2x128xf32> {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 2 {channels_last} : (tensor<1x4x4x16xf32>, tensor<128x8x3x3xf32>) -> tensor<1x2x2x128xf32>
+  return %0 : tensor<1x2x2x128xf32>
 }
 
 // -----

@@ -558,3 +558,19 @@ func.func @matmul_one_and_a_half_vectors(%a: tensor<4099x144xf32>, %b: tensor<14
   %r = tt.matmul %a, %b : (tensor<4099x144xf32>, tensor<144x24xf32>) -> tensor<4099x24xf32>
   return %r : tensor<4099x24xf32>
 }
+
+// -----
+
+// Column blocks are never wider than the columns: 120 columns are one
+// static block of 120 (a block of 128 would make every slice's width an
+// affine.min, and the register tiles dynamic). A grouped convolution's
+// product per group, [6, 196, 1080] @ [6, 120, 1080].T, with its patches
+// fused into the blocks.
+// CHECK-LABEL: func.func @narrow_batched
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (6, 196) step (1, 98)
+// CHECK-NOT:       affine.min
+// CHECK:           tensor.extract_slice {{.*}} [1, 120, 1080] [1, 1, 1] : tensor<6x120x1080xf32> to tensor<1x120x1080xf32>
+func.func @narrow_batched(%x: tensor<1x720x14x14xf32>, %w: tensor<720x120x3x3xf32>) -> tensor<1x720x14x14xf32> {
+  %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [1, 1] pad_high = [1, 1] groups = 6 : (tensor<1x720x14x14xf32>, tensor<720x120x3x3xf32>) -> tensor<1x720x14x14xf32>
+  return %0 : tensor<1x720x14x14xf32>
+}

@@ -136,3 +136,23 @@ func.func @matmul_two_k_blocks(%a: tensor<18x1024xf32>, %b: tensor<1024x64xf32>)
   %r = tt.matmul %a, %b : (tensor<18x1024xf32>, tensor<1024x64xf32>) -> tensor<18x64xf32>
   return %r : tensor<18x64xf32>
 }
+
+// -----
+
+// A batched matmul of 120 columns: register tiles of 64 columns and a
+// static tail of 56 (3.5 registers, which LLVM would widen element by
+// element), computed as a masked tile of 64 columns (16 batches: a block
+// per batch, all the columns static). Unmasked
+// (masked=false) the tail stays vector<...x56>.
+// CHECK-LABEL: func.func @odd_columns
+// CHECK-DAG:     vector.constant_mask [1, 6, 56, 4] : vector<1x6x64x4xi1>
+// CHECK-DAG:     vector.constant_mask [1, 4, 56] : vector<1x4x64xi1>
+// CHECK-NOT:     into vector<1x6x56xf32>
+// CHECK:         vector.mask %{{.*}} { vector.contract {{.*}} : vector<1x6x4xf32>, vector<1x4x64xf32> into vector<1x6x64xf32>
+// CHECK-NOT:     into vector<1x6x56xf32>
+// NOMASK-LABEL: func.func @odd_columns
+// NOMASK:        vector.contract {{.*}} into vector<1x6x56xf32>
+func.func @odd_columns(%a: tensor<16x48x96xf32>, %b: tensor<16x96x120xf32>) -> tensor<16x48x120xf32> {
+  %r = tt.matmul %a, %b : (tensor<16x48x96xf32>, tensor<16x96x120xf32>) -> tensor<16x48x120xf32>
+  return %r : tensor<16x48x120xf32>
+}

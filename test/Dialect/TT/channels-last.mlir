@@ -1,4 +1,5 @@
 // RUN: tiny-opt %s --tt-channels-last --canonicalize -split-input-file | FileCheck %s
+// RUN: tiny-opt %s --tt-channels-last=grouped=false --canonicalize -split-input-file | FileCheck %s --check-prefix=FIRST
 
 // tt-channels-last: convolutions of one group and depthwise ones become
 // channels last, and the transposes between them cancel.
@@ -72,11 +73,19 @@ func.func @pool(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %w2: tensor<4x
 // A grouped convolution (two channels per group) stays channels first: a
 // transpose back meets it. A result returned channels first keeps its
 // transpose.
+// Several groups of several channels each are channels last too (the
+// CPU computes a product per group); with grouped=false they stay
+// channels first between two transposes.
 // CHECK-LABEL: func.func @grouped
-// CHECK: tt.conv {{.*}} {channels_last} : (tensor<1x6x6x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x6x6x4xf32>
-// CHECK: %[[B:.*]] = tt.transpose %{{.*}} [0, 3, 1, 2] : tensor<1x6x6x4xf32> -> tensor<1x4x6x6xf32>
-// CHECK: %[[G:.*]] = tt.conv %[[B]], %arg2 {{.*}} groups = 2 : (tensor<1x4x6x6xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
-// CHECK: return %[[G]]
+// CHECK: %[[A:.*]] = tt.conv {{.*}} {channels_last} : (tensor<1x6x6x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x6x6x4xf32>
+// CHECK: %[[G:.*]] = tt.conv %[[A]], %arg2 {{.*}} groups = 2 {channels_last} : (tensor<1x6x6x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: %[[B:.*]] = tt.transpose %[[G]] [0, 3, 1, 2] : tensor<1x4x4x4xf32> -> tensor<1x4x4x4xf32>
+// CHECK: return %[[B]]
+// FIRST-LABEL: func.func @grouped
+// FIRST: tt.conv {{.*}} {channels_last} : (tensor<1x6x6x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x6x6x4xf32>
+// FIRST: %[[B:.*]] = tt.transpose %{{.*}} [0, 3, 1, 2] : tensor<1x6x6x4xf32> -> tensor<1x4x6x6xf32>
+// FIRST: %[[G:.*]] = tt.conv %[[B]], %arg2 {{.*}} groups = 2 : (tensor<1x4x6x6xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
+// FIRST: return %[[G]]
 func.func @grouped(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x1x1xf32>, %g: tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32> {
   %0 = tt.conv %x, %w strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 1 : (tensor<1x4x6x6xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x6x6xf32>
   %1 = tt.conv %0, %g strides = [1, 1] dilations = [1, 1] pad_low = [0, 0] pad_high = [0, 0] groups = 2 : (tensor<1x4x6x6xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>

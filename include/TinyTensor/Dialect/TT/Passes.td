@@ -142,8 +142,9 @@ def TTChannelsLast : Pass<"tt-channels-last"> {
     that copy runs of channels, a depthwise one vectors of channels, and
     none needs a transpose of its own.
 
-    Each `tt.conv` of one group, or depthwise (one input and one output
-    channel per group), becomes `tt.transpose` to channels last, `tt.conv
+    Each `tt.conv` of one group, depthwise (one input and one output
+    channel per group), or of several groups with several input channels
+    each (`grouped`), becomes `tt.transpose` to channels last, `tt.conv
     {channels_last}` and `tt.transpose` back. The transposes then move
     down through the ops between convolutions until they meet the next
     convolution's transpose and cancel:
@@ -171,6 +172,12 @@ def TTChannelsLast : Pass<"tt-channels-last"> {
     Example: `tiny-opt --tt-channels-last`; `tt-optimize{channels-last=false}`
     turns it off.
   }];
+  let options =
+      [Option<"grouped", "grouped", "bool", /*default=*/"true",
+              "Also convolutions of several groups with several input "
+              "channels each (ResNeXt, RegNet); off, they stay channels first "
+              "between two transposes">,
+  ];
 }
 
 def TTGeneralizeShapes : Pass<"tt-generalize-shapes", "ModuleOp"> {

@@ -120,10 +120,13 @@ Value transposeOrReshape(PatternRewriter &rewriter, Location loc, Value value,
 }
 
 /// tt.conv -> transpose, tt.conv {channels_last}, transpose back, for one
-/// group or depthwise (one input and one output channel per group): the
-/// groupings the CPU computes channels last.
+/// group, depthwise (one input and one output channel per group) or, if
+/// `grouped`, several groups of several input channels each: the groupings
+/// the CPU computes channels last.
 struct ConvToChannelsLast : public OpRewritePattern<ConvOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ConvToChannelsLast(MLIRContext *ctx, bool grouped)
+      : OpRewritePattern(ctx), grouped(grouped) {}
+  bool grouped;
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getChannelsLast())
@@ -137,8 +140,11 @@ struct ConvToChannelsLast : public OpRewritePattern<ConvOp> {
     bool depthwise = wType.getDimSize(1) == 1 &&
                      wType.getDimSize(0) == groups &&
                      inType.getDimSize(1) == groups;
-    if (groups != 1 && !depthwise)
-      return rewriter.notifyMatchFailure(op, "grouped");
+    // Several groups of several input channels each (ResNeXt, RegNet).
+    bool grouped = groups != 1 && wType.getDimSize(1) > 1;
+    if (groups != 1 && !depthwise && !(grouped && this->grouped))
+      return rewriter.notifyMatchFailure(op, "grouping not computed "
+                                             "channels last");
     int64_t rank = inType.getRank();
     // [N, C, S...] -> [N, S..., C] and back.
     SmallVector<int64_t> toLast = {0}, toFirst = {0, rank - 1};
@@ -535,12 +541,13 @@ struct TTChannelsLastPass
       return;
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<
-        ConvToChannelsLast, SinkThroughElementwise, SinkThroughReduction<SumOp>,
-        SinkThroughReduction<MeanOp>, SinkThroughReduction<ReduceMaxOp>,
-        SinkThroughReduction<ReduceMinOp>, SinkThroughReduction<ProdOp>,
-        SinkThroughReshape, SinkThroughConcat, SinkThroughWindows,
-        UnitTransposeToReshape, ComposeMoving>(ctx);
+    patterns.add<ConvToChannelsLast>(ctx, grouped);
+    patterns
+        .add<SinkThroughElementwise, SinkThroughReduction<SumOp>,
+             SinkThroughReduction<MeanOp>, SinkThroughReduction<ReduceMaxOp>,
+             SinkThroughReduction<ReduceMinOp>, SinkThroughReduction<ProdOp>,
+             SinkThroughReshape, SinkThroughConcat, SinkThroughWindows,
+             UnitTransposeToReshape, ComposeMoving>(ctx);
     TransposeOp::getCanonicalizationPatterns(patterns, ctx);
     ReshapeOp::getCanonicalizationPatterns(patterns, ctx);
     // Transposes only move down, towards the results: the rewriting ends.
