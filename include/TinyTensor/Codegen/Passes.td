@@ -490,22 +490,23 @@ def TTCPUVectorize : Pass<"tt-cpu-vectorize", "func::FuncOp"> {
     loops so they stay in registers. Ops it cannot vectorise are left for
     `convert-linalg-to-loops`.
   }];
-  let options =
-      [Option<"maxVectorElements", "max-vector-elements", "int64_t",
-              /*default=*/"16384",
-              "Largest iteration space (in elements) to vectorise as one op">,
-       Option<"foldUnitLoops", "fold-unit-loops", "bool", /*default=*/"true",
-              "In compound indexing expressions of a static tile (a window "
-              "gather's 2 * oh + kh), replace loops of one iteration by 0, so "
-              "that the maps become projected permutations the vectoriser "
-              "takes">,
-       Option<"masked", "masked", "bool", /*default=*/"true",
-              "Vectorise tiles of run-time size, and matmul tiles of an odd "
-              "static width, with masks">,
-       Option<"unmaskContractions", "unmask-contractions", "bool",
-              /*default=*/"true",
-              "Compute matmul register tiles whose rows are masked as whole "
-              "tiles (the masked rows are never stored)">];
+  let options = [
+    Option<"maxVectorElements", "max-vector-elements", "int64_t",
+           /*default=*/"16384",
+           "Largest iteration space (in elements) to vectorise as one op">,
+    Option<"foldUnitLoops", "fold-unit-loops", "bool", /*default=*/"true",
+           "In compound indexing expressions of a static tile (a window "
+           "gather's 2 * oh + kh), replace loops of one iteration by 0, so "
+           "that the maps become projected permutations the vectoriser "
+           "takes">,
+    Option<"masked", "masked", "bool", /*default=*/"true",
+           "Vectorise tiles of run-time size, and matmul tiles of an odd "
+           "static width, with masks">,
+    Option<"unmaskContractions", "unmask-contractions", "bool",
+           /*default=*/"true",
+           "Compute matmul register tiles whose rows are masked as whole "
+           "tiles (the masked rows are never stored)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",

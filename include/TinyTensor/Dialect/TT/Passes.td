@@ -172,11 +172,11 @@ def TTChannelsLast : Pass<"tt-channels-last"> {
     Example: `tiny-opt --tt-channels-last`; `tt-optimize{channels-last=false}`
     turns it off.
   }];
-  let options =
-      [Option<"grouped", "grouped", "bool", /*default=*/"true",
-              "Also convolutions of several groups with several input "
-              "channels each (ResNeXt, RegNet); off, they stay channels first "
-              "between two transposes">,
+  let options = [
+    Option<"grouped", "grouped", "bool", /*default=*/"true",
+           "Also convolutions of several groups with several input "
+           "channels each (ResNeXt, RegNet); off, they stay channels first "
+           "between two transposes">
   ];
 }
 
