@@ -151,6 +151,36 @@ def test_scaled_dot_product_attention_shapes():
           q, k, v, rtol=1e-4, atol=1e-5)
 
 
+class _WindowAttention(nn.Module):
+    """Hugging Face Swin's attention in miniature: heads split from a
+    projection by view + transpose, attention over them with a bias mask,
+    the output's heads merged back by transpose + reshape, after a roll
+    (an op the one-trace capture leaves for decomposition)."""
+
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(24, 72)
+        self.out = nn.Linear(24, 24)
+
+    def forward(self, x, mask):
+        x = torch.roll(x, 1, 1)
+        b, t, _ = x.shape
+        q, k, v = (y.view(b, t, 3, 8).transpose(1, 2)
+                   for y in self.qkv(x).chunk(3, -1))
+        a = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        return self.out(a.transpose(1, 2).reshape(b, t, -1))
+
+
+def test_attention_heads_merged_by_a_view():
+    # The one-trace program views the merged heads (PyTorch's CPU flash
+    # attention returns them laid out so); decomposing it again gave them
+    # other strides and failed ("Cannot view a tensor with shape [4, 49,
+    # 24] and strides (24, 96, 1)"): the capture decomposes the training
+    # IR instead.
+    check(_WindowAttention().eval(), torch.randn(4, 49, 24),
+          torch.randn(1, 3, 49, 49), rtol=1e-4, atol=1e-5)
+
+
 def test_scaled_dot_product_attention_dropout_is_refused(monkeypatch):
     # Through torch.export's training IR (dynamic shapes; here forced),
     # attention stays one op, which has no dropout.

@@ -601,20 +601,6 @@ def _export(model, inputs, dynamic_shapes=None):
         ep = _export_aten(model, inputs) if dynamic_shapes is None else None
         if ep is not None and _importable(ep):
             return ep
-        if ep is None:
-            try:
-                ep = torch.export.export(model, inputs,
-                                         dynamic_shapes=dynamic_shapes)
-            except Exception as error:
-                if "data-dependent" not in str(error):
-                    raise
-                # int(tensor), float(tensor), tensor.item(): Dynamo's
-                # (strict) export records them as aten.item /
-                # _local_scalar_dense where the non-strict one needs a
-                # concrete value.
-                ep = torch.export.export(model, inputs,
-                                         dynamic_shapes=dynamic_shapes,
-                                         strict=True)
         # The training IR, or an ATen program with ops the importer does
         # not have: decomposed (traced again) to core ATen ops.
         table = torch.export.default_decompositions()
@@ -625,6 +611,27 @@ def _export(model, inputs, dynamic_shapes=None):
             # one op (tt.matmul takes the stack): its decomposition
             # reshapes by the symbolic sizes, which tt.reshape cannot take.
             table.pop(torch.ops.aten.linear.default, None)
+        if ep is not None:
+            try:
+                return ep.run_decompositions(table)
+            except Exception:
+                # Traced again from ATen, a view may meet strides that the
+                # training IR's trace never has (Hugging Face's Swin: "Cannot
+                # view a tensor with shape [64, 49, 96] and strides (96,
+                # 6144, 1)"): decomposed from the training IR instead.
+                pass
+        try:
+            ep = torch.export.export(model, inputs,
+                                     dynamic_shapes=dynamic_shapes)
+        except Exception as error:
+            if "data-dependent" not in str(error):
+                raise
+            # int(tensor), float(tensor), tensor.item(): Dynamo's (strict)
+            # export records them as aten.item / _local_scalar_dense where
+            # the non-strict one needs a concrete value.
+            ep = torch.export.export(model, inputs,
+                                     dynamic_shapes=dynamic_shapes,
+                                     strict=True)
         return ep.run_decompositions(table)
 
 
