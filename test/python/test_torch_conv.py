@@ -237,3 +237,27 @@ def test_conv2d_patch_blocks_dynamic_batch():
             torch.testing.assert_close(compiled(x), model(x), rtol=1e-4,
                                        atol=1e-4)
     assert compiled.compilations <= 2
+
+
+def test_grouped_conv_dynamic_batch():
+    """Grouped convolutions channels last over a dynamic batch (the patch
+    rows and the per-group product take the batch size at run time): a
+    second batch size compiles once more, then every size matches eager,
+    and the captured module has the batch dynamic."""
+    torch.manual_seed(0)
+    model = nn.Sequential(
+        nn.Conv2d(3, 48, 3, padding=1), nn.BatchNorm2d(48), nn.ReLU(),
+        nn.Conv2d(48, 48, 3, stride=2, padding=1, groups=4),
+        nn.BatchNorm2d(48), nn.ReLU(),
+        nn.Conv2d(48, 96, 3, padding=1, groups=2)).eval()
+    x = torch.randn(2, 3, 13, 11)
+    module = ttorch.compile(
+        model, x, dynamic_shapes=({0: torch.export.Dim("batch")},))
+    assert "tensor<?x3x13x11xf32>" in str(module)
+    compiled = ttorch.jit(model)
+    for batch in (2, 3, 5, 4):
+        x = torch.randn(batch, 3, 13, 11)
+        with torch.no_grad():
+            torch.testing.assert_close(compiled(x), model(x), rtol=1e-4,
+                                       atol=1e-4)
+    assert compiled.compilations <= 2
