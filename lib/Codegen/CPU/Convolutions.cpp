@@ -231,6 +231,33 @@ Value productTransposedB(OpBuilder &b, Location loc, Value lhs, Value rhs,
       .getResult(0);
 }
 
+/// `lhs` [G, M, K] @ `rhs` [G, N, K].T per group, into zeros [G, M, N]:
+/// loops (g, m, n, k), the batched form of productTransposedB.
+Value groupProductsTransposedB(OpBuilder &b, Location loc, Value lhs,
+                               Value rhs) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  SmallVector<Value> dynamic;
+  if (lhsType.isDynamicDim(1))
+    dynamic.push_back(tensor::DimOp::create(b, loc, lhs, 1));
+  Value acc = zeros(
+      b, loc,
+      {lhsType.getDimSize(0), lhsType.getDimSize(1), rhsType.getDimSize(1)},
+      lhsType.getElementType(), dynamic);
+  MLIRContext *ctx = b.getContext();
+  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(4, 0, {dim(0), dim(1), dim(3)}, ctx),
+      AffineMap::get(4, 0, {dim(0), dim(2), dim(3)}, ctx),
+      AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  return linalg::GenericOp::create(b, loc, TypeRange{acc.getType()},
+                                   ValueRange{lhs, rhs}, ValueRange{acc}, maps,
+                                   iterators, buildMultiplyAccumulate)
+      .getResult(0);
+}
+
 /// [G, F, C * K] @ [N, G, C * K, O] -> [N, G, F, O], accumulated into
 /// `init` (the result's own layout): `columns` is the input itself
 /// ([N, G, C, O...], a 1 x 1 kernel with unit strides) or its patches
@@ -285,27 +312,10 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
       b, loc, rows, SmallVector<ReassociationIndices>{{0}, positions, depth});
   Value rhs =
       tensor::CollapseShapeOp::create(b, loc, weight, mergeTrailing(2, 3 + d));
-  auto lhsType = cast<RankedTensorType>(lhs.getType());
-  SmallVector<int64_t> productShape = {
-      lhsType.getDimSize(0), lhsType.getDimSize(1), outType.getDimSize(2)};
-  SmallVector<Value> dynamic;
-  if (lhsType.isDynamicDim(1))
-    dynamic.push_back(tensor::DimOp::create(b, loc, lhs, 1));
-  Value acc = zeros(b, loc, productShape, et, dynamic);
   // Loops (g, m, f, c): B [G, F, C * K] transposed.
+  Value product = groupProductsTransposedB(b, loc, lhs, rhs);
   MLIRContext *ctx = b.getContext();
   auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineMap> productMaps = {
-      AffineMap::get(4, 0, {dim(0), dim(1), dim(3)}, ctx),
-      AffineMap::get(4, 0, {dim(0), dim(2), dim(3)}, ctx),
-      AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx)};
-  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  Value product =
-      linalg::GenericOp::create(b, loc, TypeRange{acc.getType()},
-                                ValueRange{lhs, rhs}, ValueRange{acc},
-                                productMaps, iterators, buildMultiplyAccumulate)
-          .getResult(0);
   // [G, N * O, F] -> [G, N, O, F] -> [N, G, F, O...], plus the initial
   // value unless it is zero.
   SmallVector<int64_t> split = {outType.getDimSize(1), outType.getDimSize(0), 1,
@@ -1019,10 +1029,8 @@ Value groupedChannelsLastProduct(OpBuilder &b, linalg::GenericOp conv,
   auto inType = cast<RankedTensorType>(input.getType());
   auto wType = cast<RankedTensorType>(weight.getType());
   auto outType = cast<RankedTensorType>(init.getType());
-  Type et = outType.getElementType();
   MLIRContext *ctx = b.getContext();
   int64_t d = geometry.spatialRank();
-  int64_t groups = wType.getDimSize(0), filters = wType.getDimSize(1);
   ArrayRef<int64_t> kernel = wType.getShape().drop_front(3);
   ArrayRef<int64_t> outputSizes = outType.getShape().slice(1, d);
   bool kernelInnermost = kernelInnermostPatches(inType, wType, outputSizes);
@@ -1041,24 +1049,8 @@ Value groupedChannelsLastProduct(OpBuilder &b, linalg::GenericOp conv,
   Value rows = tensor::CollapseShapeOp::create(
       b, loc, patches,
       SmallVector<ReassociationIndices>{{0}, positions, depth});
-  auto rowsType = cast<RankedTensorType>(rows.getType());
-  SmallVector<Value> accDynamic;
-  if (rowsType.isDynamicDim(1))
-    accDynamic.push_back(tensor::DimOp::create(b, loc, rows, 1));
-  Value acc =
-      zeros(b, loc, {groups, rowsType.getDimSize(1), filters}, et, accDynamic);
-  // Loops (g, m, f, r): [G, M, F] = rows @ w.T per group.
-  SmallVector<AffineMap> productMaps = {
-      AffineMap::get(4, 0, {dim(0), dim(1), dim(3)}, ctx),
-      AffineMap::get(4, 0, {dim(0), dim(2), dim(3)}, ctx),
-      AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx)};
-  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  Value product =
-      linalg::GenericOp::create(b, loc, TypeRange{acc.getType()},
-                                ValueRange{rows, w}, ValueRange{acc},
-                                productMaps, iterators, buildMultiplyAccumulate)
-          .getResult(0);
+  // [G, M, F] = rows @ w.T per group.
+  Value product = groupProductsTransposedB(b, loc, rows, w);
   // [G, N * O, F] -> [N * O, G, F] (plus the initial value unless it is
   // zero) -> [N, O..., G, F].
   ReassociationIndices outPositions, last = {d + 1}, lastF = {d + 2};
