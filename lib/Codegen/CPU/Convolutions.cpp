@@ -231,6 +231,28 @@ Value productTransposedB(OpBuilder &b, Location loc, Value lhs, Value rhs,
       .getResult(0);
 }
 
+/// `value` read through `map` (a permutation of `out`'s loops) into
+/// `out`'s layout, plus `out`'s own values if `add` (a convolution's
+/// product and its initial value, unless that is zero).
+Value permutedInto(OpBuilder &b, Location loc, Value value, Value out,
+                   AffineMap map, bool add) {
+  unsigned rank = map.getNumDims();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  SmallVector<Value> inputs = {value};
+  SmallVector<AffineMap> maps = {map};
+  if (add) {
+    inputs.push_back(out);
+    maps.push_back(identity);
+  }
+  maps.push_back(identity);
+  return linalg::GenericOp::create(b, loc, TypeRange{out.getType()}, inputs,
+                                   ValueRange{out}, maps,
+                                   SmallVector<utils::IteratorType>(
+                                       rank, utils::IteratorType::parallel),
+                                   yieldInputs)
+      .getResult(0);
+}
+
 /// `lhs` [G, M, K] @ `rhs` [G, N, K].T per group, into zeros [G, M, N]:
 /// loops (g, m, n, k), the batched form of productTransposedB.
 Value groupProductsTransposedB(OpBuilder &b, Location loc, Value lhs,
@@ -327,23 +349,10 @@ Value patchProduct(OpBuilder &b, Location loc, Value input, Value weight,
       SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
   SmallVector<ReassociationIndices> outGroups = mergeTrailing(3, 3 + d);
   Value out = tensor::CollapseShapeOp::create(b, loc, init, outGroups);
-  AffineMap transposed =
-      AffineMap::get(4, 0, {dim(1), dim(0), dim(3), dim(2)}, ctx);
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(4, ctx);
-  bool add = !isZeroFill(init);
-  SmallVector<Value> inputs = {product};
-  SmallVector<AffineMap> maps = {transposed};
-  if (add) {
-    inputs.push_back(out);
-    maps.push_back(identity);
-  }
-  maps.push_back(identity);
   Value result =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{out.getType()}, inputs, ValueRange{out}, maps,
-          SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-          yieldInputs)
-          .getResult(0);
+      permutedInto(b, loc, product, out,
+                   AffineMap::get(4, 0, {dim(1), dim(0), dim(3), dim(2)}, ctx),
+                   !isZeroFill(init));
   return tensor::ExpandShapeOp::create(b, loc, outType, result, outGroups);
 }
 
@@ -1058,21 +1067,9 @@ Value groupedChannelsLastProduct(OpBuilder &b, linalg::GenericOp conv,
     outPositions.push_back(i);
   SmallVector<ReassociationIndices> outGroups = {outPositions, last, lastF};
   Value out = tensor::CollapseShapeOp::create(b, loc, init, outGroups);
-  AffineMap transposed = AffineMap::get(3, 0, {dim(1), dim(0), dim(2)}, ctx);
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(3, ctx);
-  SmallVector<Value> inputs = {product};
-  SmallVector<AffineMap> maps = {transposed};
-  if (!isZeroFill(init)) {
-    inputs.push_back(out);
-    maps.push_back(identity);
-  }
-  maps.push_back(identity);
-  Value result =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{out.getType()}, inputs, ValueRange{out}, maps,
-          SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
-          yieldInputs)
-          .getResult(0);
+  Value result = permutedInto(
+      b, loc, product, out, AffineMap::get(3, 0, {dim(1), dim(0), dim(2)}, ctx),
+      !isZeroFill(init));
   return tensor::ExpandShapeOp::create(b, loc, outType, result, outGroups);
 }
 
